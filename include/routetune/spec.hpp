@@ -1,0 +1,104 @@
+// The study spec (TOML): what to build, how to run and check it, how to time it, what to
+// search. Loading validates every key; errors name the file, line, key and valid values.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "routetune/knob.hpp"
+
+namespace routetune {
+
+/// [compiler]
+struct CompilerSpec {
+    std::string adapter = "gcc";
+    std::string path;                     ///< default: the adapter's usual executable
+    std::vector<std::string> base;        ///< flags of the default route
+};
+
+/// [build]
+struct BuildSpec {
+    std::vector<std::string> command;     ///< argv with placeholders
+    double timeout_s = 300;
+    std::uint64_t memory_limit_mb = 0;    ///< 0: no limit
+    std::string cwd;                      ///< "" = the spec's folder; "{workdir}" or a folder
+    std::map<std::string, std::string> env;
+};
+
+/// [run]
+struct RunSpec {
+    std::vector<std::string> command;     ///< argv with placeholders; no {output}: stdout is the output
+    double timeout_s = 60;
+    double relative_timeout = 10;         ///< × the default route's run time; 0 disables
+    std::uint64_t memory_limit_mb = 0;
+    std::string cwd;
+    std::map<std::string, std::string> env;
+};
+
+/// [timing]
+struct TimingSpec {
+    std::string source = "process";       ///< "process" | "reported"
+    int warmup = 1;
+    int repeats = 7;
+    double min_gain = 0.02;               ///< a winner must be this much faster, with confidence
+    int confirm_rounds = 5;               ///< interleaved A B A B rounds in the confirmation
+    int confirm_top = 3;                  ///< candidates re-measured in the confirmation
+};
+
+/// [accuracy]
+struct AccuracySpec {
+    std::string format = "text";          ///< text | f32 | f64 | i32 | npy
+    std::string metric = "rel_l2";        ///< exact | l0 | l1 | l2 | linf | rel_l2 | cos
+    double threshold = 1e-6;
+    double atol = 0;                      ///< for l0
+    double rtol = 0;                      ///< for l0
+};
+
+/// [[case]]
+struct CaseSpec {
+    std::string name;
+    std::filesystem::path input;          ///< absolute; empty when none ({input} unavailable)
+    std::filesystem::path reference;      ///< absolute golden output; empty: the default's output
+    std::vector<std::string> args;        ///< extra argv items appended to the run command
+};
+
+/// [search]
+struct SearchSpec {
+    std::string routes;                   ///< route expression text
+    std::string routes_file;              ///< absolute path, alternative to routes
+    std::string mode = "fast";
+    std::uint64_t max_routes = 1000;
+    double time_limit_s = 0;              ///< 0: none
+    int mixed_max_knobs = 4;
+    bool include_unsafe = false;
+    std::uint64_t seed = 1;
+};
+
+/// A whole spec, with paths resolved against the spec's folder.
+struct Spec {
+    std::filesystem::path file;           ///< absolute path of the spec
+    std::filesystem::path dir;            ///< its folder: commands run here by default
+    std::string name;
+    CompilerSpec compiler;
+    BuildSpec build;
+    RunSpec run;
+    TimingSpec timing;
+    AccuracySpec accuracy;
+    std::vector<CaseSpec> cases;
+    SearchSpec search;
+    std::vector<Knob> knobs;              ///< user-declared [[knob]] tables
+    std::string sha256;                   ///< hash of the spec file's bytes
+};
+
+/// Loads and validates the spec at file; throws UsageError naming the file, line, key and
+/// what would be valid.
+Spec load_spec(const std::filesystem::path& file);
+
+/// Parses spec text as if it were the file at file (for tests); same errors as load_spec.
+Spec parse_spec(const std::string& text, const std::filesystem::path& file);
+
+}  // namespace routetune

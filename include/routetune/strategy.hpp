@@ -1,0 +1,70 @@
+// Search strategies behind one interface. A strategy is a function of what has been
+// evaluated so far (and its seed): it proposes the next candidates, never one already
+// evaluated, and an empty proposal means it is finished. Because it keeps no state the
+// history cannot rebuild, `--continue` resumes any strategy by replaying the history.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routetune/expression.hpp"
+#include "routetune/route.hpp"
+#include "routetune/status.hpp"
+
+namespace routetune {
+
+/// What a strategy may know of one finished evaluation.
+struct Observation {
+    Route route;
+    Status status = Status::Pending;
+    double median_s = 0;    ///< meaningful when status is Ok
+    double ci_low_s = 0;
+    double ci_high_s = 0;
+};
+
+/// The evaluations so far, in the order they finished; the default route's among them.
+struct SearchHistory {
+    std::vector<Observation> observations;
+    double min_gain = 0.02;  ///< a route "beats" the default when confidently this much faster
+
+    /// The observation of route, or nullptr.
+    const Observation* find(const Route& route) const;
+    /// The default route's observation (the empty route), or nullptr.
+    const Observation* default_observation() const;
+    /// True when obs is Ok and its CI's upper end is below the default's CI lower end
+    /// divided by (1 + min_gain).
+    bool beats_default(const Observation& obs) const;
+};
+
+/// Tuning of a strategy.
+struct StrategyOptions {
+    std::uint64_t seed = 1;
+    int mixed_max_knobs = 4;
+};
+
+/// Proposes candidates.
+class Strategy {
+public:
+    virtual ~Strategy() = default;
+    /// The strategy's name ("fast", "full", "mixed", "random", ...).
+    virtual std::string name() const = 0;
+    /// Up to max_count routes not yet in history, in the order to evaluate them; empty when
+    /// the strategy has nothing more to propose. Deterministic for a given history and seed.
+    virtual std::vector<Route> propose(const SearchHistory& history, std::size_t max_count) = 0;
+    /// The phase label recorded with a route it proposed ("fast", "mixed-2", ...).
+    virtual std::string phase_of(const Route& route, const SearchHistory& history) const = 0;
+};
+
+/// A strategy by name over expression; throws UsageError listing the names otherwise.
+std::unique_ptr<Strategy> make_strategy(std::string_view name, const Expression& expression,
+                                        const StrategyOptions& options);
+
+/// The names make_strategy accepts.
+std::vector<std::string> strategy_names();
+
+}  // namespace routetune

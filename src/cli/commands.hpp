@@ -1,0 +1,17 @@
+// The subcommands of the routetune executable, one file each; main.cpp wires them to CLI11.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace routetune::cli {
+
+/// A subcommand's action, run after parsing; returns the process exit code.
+using Action = std::function<int()>;
+
+/// Registers `knobs` on app; stores its action in action.
+void add_knobs_command(CLI::App& app, Action& action);
+/// Registers `expand` on app; stores its action in action.
+void add_expand_command(CLI::App& app, Action& action);
+
+}  // namespace routetune::cli

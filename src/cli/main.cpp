@@ -1,0 +1,36 @@
+// The routetune executable: parses the command line with CLI11, runs one subcommand, and maps
+// the library's error types to the exit codes of the design (0, 1, 2, 3, 130).
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "routetune/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"routetune: find the fastest build route of a compiler for a workload, and prove it correct"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("routetune ") + ROUTETUNE_VERSION);
+    routetune::cli::Action action;
+    routetune::cli::add_knobs_command(app, action);
+    routetune::cli::add_expand_command(app, action);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+    try {
+        return action ? action() : 2;
+    } catch (const routetune::UsageError& e) {
+        std::cerr << "routetune: error: " << e.what() << "\n";
+        return 2;
+    } catch (const routetune::FingerprintMismatch& e) {
+        std::cerr << "routetune: the environment changed since the study began:\n" << e.what() << "\n";
+        return 3;
+    } catch (const routetune::Interrupted& e) {
+        std::cerr << "routetune: interrupted: " << e.what() << "\n";
+        return 130;
+    } catch (const std::exception& e) {
+        std::cerr << "routetune: failure: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,57 @@
+// Running one child process from an argv array (never a shell): its own process group, an
+// optional timeout (the whole group is killed), a memory limit, captured and size-capped
+// stdout/stderr. Spawn failures and signals are results, not exceptions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace routetune {
+
+/// What to run and under which limits.
+struct ProcessSpec {
+    std::vector<std::string> argv;                   ///< argv[0] is searched on PATH if it has no '/'
+    std::filesystem::path cwd;                       ///< empty: the current folder
+    std::map<std::string, std::string> env;          ///< set on top of the inherited environment
+    double timeout_s = 0;                            ///< 0: none; else SIGKILL to the group after it
+    std::uint64_t memory_limit_bytes = 0;            ///< 0: none; else RLIMIT_AS of the child
+    std::size_t output_cap = 1 << 20;                ///< bytes kept of stdout and of stderr each
+    std::filesystem::path stdout_file;               ///< non-empty: stdout goes to this file, uncapped
+    std::string stdin_data;                          ///< written to the child's stdin, then closed
+};
+
+/// How a process ended.
+enum class ProcessOutcome { Exited, Signaled, TimedOut, SpawnFailed };
+
+/// What happened to one process.
+struct ProcessResult {
+    ProcessOutcome outcome = ProcessOutcome::SpawnFailed;
+    int exit_code = -1;              ///< valid when Exited
+    int signal = 0;                  ///< valid when Signaled
+    double wall_s = 0;               ///< from spawn to reap
+    std::string out;                 ///< stdout (capped; empty when stdout_file was set)
+    std::string err;                 ///< stderr (capped)
+    bool out_truncated = false;
+    bool err_truncated = false;
+    std::string error;               ///< why spawning failed
+
+    /// True when the process exited with code 0.
+    bool succeeded() const { return outcome == ProcessOutcome::Exited && exit_code == 0; }
+};
+
+/// Runs spec to completion. Thread-safe; never throws for the child's behaviour.
+ProcessResult run_process(const ProcessSpec& spec);
+
+/// Kills every process group started by run_process that is still running (from a signal
+/// handler's follow-up, not from inside the handler).
+void kill_running_processes();
+
+/// The absolute path of program searched on PATH (or program itself if it has a '/'); empty
+/// when not found or not executable.
+std::filesystem::path find_executable(const std::string& program);
+
+}  // namespace routetune

@@ -1,0 +1,17 @@
+// SHA-256 of bytes and files (FIPS 180-4), for route hashes, artifact and input hashes.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace routetune {
+
+/// Lower-case hex SHA-256 of data.
+std::string sha256_hex(std::string_view data);
+
+/// Lower-case hex SHA-256 of the file's bytes; nullopt when it cannot be read.
+std::optional<std::string> sha256_file(const std::filesystem::path& file);
+
+}  // namespace routetune

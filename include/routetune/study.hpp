@@ -48,6 +48,7 @@ struct StudySummary {
     std::optional<Confirmation> winner;              ///< set when outcome is Improved
     std::string winner_artifact;                     ///< kept artifact path of the winner
     Outcome outcome = Outcome::Unfinished;
+    std::string message;                             ///< why the outcome is what it is, one line
     std::vector<Evaluation> evaluations;             ///< every evaluation, in finish order
     std::vector<Confirmation> confirmations;         ///< every confirmed candidate
     std::uint64_t candidates_total = 0;              ///< candidates the search planned (0: unknown)

@@ -182,6 +182,16 @@ TEST(RunProcess, MemoryLimitMakesABigAllocationFail) {
     EXPECT_NE(limited.err.find("MemoryError"), std::string::npos) << limited.err;
 }
 
+TEST(RunProcess, TinyMemoryLimitIsAFailureNotAHang) {
+    ProcessSpec spec;
+    spec.argv = {"true"};
+    spec.memory_limit_bytes = 64 * 1024;
+    ProcessResult result = run_process(spec);
+    EXPECT_FALSE(result.succeeded());
+    EXPECT_TRUE(result.outcome == ProcessOutcome::SpawnFailed || result.outcome == ProcessOutcome::Signaled)
+        << static_cast<int>(result.outcome) << " " << result.error;
+}
+
 TEST(RunProcess, EnvironmentOverlayIsApplied) {
     ProcessSpec spec = shell("echo \"$ROUTETUNE_TEST_VAR:$HOME\"");
     spec.env["ROUTETUNE_TEST_VAR"] = "hello world";
@@ -271,7 +281,7 @@ TEST(RunProcess, StdoutToFile) {
 }
 
 TEST(RunProcess, ChildRunsInItsOwnProcessGroup) {
-    ProcessResult result = run_process(shell("ps -o pgid= -p $$ | tr -d ' '; echo $$"));
+    ProcessResult result = run_process(shell("cut -d' ' -f5 /proc/$$/stat; echo $$"));
     ASSERT_TRUE(result.succeeded()) << result.err;
     std::istringstream lines(result.out);
     std::string pgid, pid;

@@ -1,6 +1,8 @@
 // Writes the report rows as GitHub Markdown tables. Every cell from the study (routes,
 // messages, paths) goes through escape_markdown, which backslash-escapes the ASCII
-// punctuation that could start emphasis, code, links, raw HTML or a new table cell.
+// punctuation that could start emphasis, code, links, images, raw HTML, character references
+// or a new table cell. Parentheses need no escape once brackets are escaped, and a cell never
+// starts a line, so "#", "+" and "-" are left alone.
 #include "report/markdown_report.hpp"
 
 #include "report/report_row.hpp"
@@ -8,7 +10,7 @@
 namespace routetune {
 
 std::string escape_markdown(std::string_view text) {
-    static constexpr std::string_view kSpecial = "\\`*_{}[]()<>#+!|&~";
+    static constexpr std::string_view kSpecial = "\\`*_[]<>!|&~";
     std::string out;
     for (char c : text) {
         if (c == '\n' || c == '\r' || c == '\t') {
@@ -34,7 +36,7 @@ std::string markdown_report(const StudySummary& summary, std::string_view metric
     out += "| ---: | --- | --- | ---: | ---: | ---: | --- |\n";
     for (const auto& row : report_rows(summary)) {
         out += "| " + std::to_string(row.rank) + " | " + escape_markdown(row.route) + " | " +
-               std::string(to_string(row.status)) + " | " +
+               escape_markdown(to_string(row.status)) + " | " +
                (row.time_s ? format_ms(*row.time_s) : "-") + " | " +
                (row.vs_default ? format_speedup(*row.vs_default) : "-") + " | " +
                (row.max_loss ? format_loss(*row.max_loss) : "-") + " | " +

@@ -26,6 +26,30 @@ std::string format_duration(double seconds) {
     return buffer;
 }
 
+ProgressCounters progress_counters(const StudySummary& summary) {
+    ProgressCounters c;
+    c.total = summary.candidates_total;
+    c.elapsed_s = summary.wall_s;
+    double default_s = 0;
+    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
+        default_s = summary.default_evaluation->timing.median_s;
+    }
+    for (const auto& e : summary.evaluations) {
+        if (e.status == Status::Pending) continue;
+        ++c.done;
+        if (e.status != Status::Ok) {
+            ++c.failed[e.status];
+            continue;
+        }
+        ++c.eligible;
+        if (!e.route.empty() && default_s > 0 && e.timing.median_s > 0) {
+            double speedup = default_s / e.timing.median_s;
+            if (!c.best_speedup || speedup > *c.best_speedup) c.best_speedup = speedup;
+        }
+    }
+    return c;
+}
+
 std::string format_progress(const ProgressCounters& c) {
     std::string out = "[";
     out += std::to_string(c.done);

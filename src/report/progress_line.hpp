@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "routetune/status.hpp"
+#include "routetune/study.hpp"
 
 namespace routetune {
 
@@ -21,6 +21,10 @@ struct ProgressCounters {
     std::optional<double> best_speedup;      ///< best speedup over the default so far
     double elapsed_s = 0;
 };
+
+/// Counters of a summary so far: done = non-pending evaluations, total = candidates_total,
+/// best = the largest default median / median over ok non-default routes, elapsed = wall_s.
+ProgressCounters progress_counters(const StudySummary& summary);
 
 /// "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23×, 1m05s elapsed,
 /// ~2m32s left"; the time left (elapsed / done × remaining) needs a known total and done > 0.

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "unit/sample_summary.hpp"
+
 namespace routetune {
 namespace {
 
@@ -48,6 +50,16 @@ TEST(ProgressLine, Durations) {
     EXPECT_EQ(format_duration(3599), "59m59s");
     EXPECT_EQ(format_duration(7200 + 180), "2h03m");
     EXPECT_EQ(format_duration(-5), "0s");
+}
+
+TEST(ProgressLine, CountersOfASummary) {
+    ProgressCounters c = progress_counters(testing::sample_summary());
+    EXPECT_EQ(c.done, 5u);
+    EXPECT_EQ(c.total, 8u);
+    EXPECT_EQ(c.eligible, 3u);
+    EXPECT_EQ(c.failed, (std::map<Status, std::uint64_t>{{Status::Inaccurate, 1}, {Status::BuildFailed, 1}}));
+    EXPECT_EQ(format_progress(c),
+              "[5/8 62%] ok 3, failed 2 (inaccurate 1, build_failed 1), best 1.25×, 12s elapsed, ~7s left");
 }
 
 TEST(ProgressWriter, TerminalRedrawsInPlace) {

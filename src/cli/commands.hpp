@@ -19,5 +19,7 @@ void add_tune_command(CLI::App& app, Action& action);
 void add_build_command(CLI::App& app, Action& action);
 /// Registers `report` on app; stores its action in action.
 void add_report_command(CLI::App& app, Action& action);
+/// Registers `inspect` on app; stores its action in action.
+void add_inspect_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

@@ -34,6 +34,7 @@ std::unique_ptr<StudyStore::Impl> open_impl(const std::filesystem::path& path, b
     auto impl = std::make_unique<StudyStore::Impl>(path, read_only, !read_only);
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, read_only);
+    impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     if (!read_only) impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
     return impl;
 }

@@ -2,12 +2,19 @@
 // runs in WAL mode so `report` can read while a study writes, with synchronous=FULL so that a
 // committed transaction is on disk when COMMIT returns (it survives kill -9 and also power
 // loss; evaluations take seconds, so one fsync each costs nothing that matters). A busy
-// timeout lets a reader and the writer wait for each other instead of failing.
+// timeout lets a reader and the writer wait for each other instead of failing. One process
+// writes a study at a time: open() takes an exclusive flock on "<store>.lock" (released by
+// the kernel when the writer exits, even by kill -9); read-only opens take no lock.
 #include "store/study_store.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <ctime>
 #include <system_error>
 
@@ -34,12 +41,36 @@ std::unique_ptr<StudyStore::Impl> open_impl(const std::filesystem::path& path, b
     auto impl = std::make_unique<StudyStore::Impl>(path, read_only, !read_only);
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, read_only);
+    if (!read_only) impl->writer_lock.acquire(path);
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     if (!read_only) impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
     return impl;
 }
 
 }  // namespace
+
+void WriterLock::acquire(const std::filesystem::path& store) {
+    std::string lock_path = store.string() + ".lock";
+    fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw RuntimeFailure(lock_path + ": cannot create the writer lock: " + std::strerror(errno));
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        char holder[32] = {};
+        ssize_t got = pread(fd_, holder, sizeof holder - 1, 0);
+        std::string pid = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "unknown";
+        ::close(fd_);
+        fd_ = -1;
+        throw RuntimeFailure(store.string() + ": the study is being written by another routetune process (pid " +
+                             pid + "); wait for it to finish or use another cache");
+    }
+    std::string pid = std::to_string(getpid());
+    bool written = ftruncate(fd_, 0) == 0 && pwrite(fd_, pid.data(), pid.size(), 0) == static_cast<ssize_t>(pid.size());
+    static_cast<void>(written);  // the pid only improves a second writer's message; the lock is held regardless
+
+}
+
+WriterLock::~WriterLock() {
+    if (fd_ >= 0) ::close(fd_);
+}
 
 StudyStore::StudyStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 StudyStore::StudyStore(StudyStore&&) noexcept = default;

@@ -71,8 +71,9 @@ enum class CaseRows { Load, Skip };
 class StudyStore {
 public:
     /// Opens the store at path for writing, creating it and its parent folders when absent and
-    /// upgrading an older schema. Throws UsageError for a foreign file or a newer schema,
-    /// RuntimeFailure when the file cannot be opened.
+    /// upgrading an older schema; holds "<path>.lock" so no other open() succeeds meanwhile.
+    /// Throws UsageError for a foreign file or a newer schema, RuntimeFailure when the file
+    /// cannot be opened or another writer holds it.
     static StudyStore open(const std::filesystem::path& path);
     /// Opens an existing store for reading only (report); same errors; never creates.
     static StudyStore open_read_only(const std::filesystem::path& path);

@@ -9,11 +9,27 @@
 
 namespace routetune {
 
+/// An exclusive flock on "<store>.lock" held by the one writer of a store; released when
+/// the process ends, however it ends.
+class WriterLock {
+public:
+    WriterLock() = default;
+    /// Takes the lock of store; throws RuntimeFailure naming the holder's pid when taken.
+    void acquire(const std::filesystem::path& store);
+    ~WriterLock();
+    WriterLock(const WriterLock&) = delete;
+    WriterLock& operator=(const WriterLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
 struct StudyStore::Impl {
     Impl(const std::filesystem::path& file, bool read_only, bool create)
         : path(file), db(file, read_only, create) {}
 
     std::filesystem::path path;
+    WriterLock writer_lock;  ///< declared before db so the connection closes first
     SqliteDb db;
     mutable std::mutex mutex;
     int opened_version = 0;

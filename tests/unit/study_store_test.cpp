@@ -312,6 +312,22 @@ TEST_F(StudyStoreTest, ReaderSeesCommitsWhileTheWriterIsOpen) {
     EXPECT_EQ(reader.evaluations().back().route.to_string(), "-O=2");
 }
 
+TEST_F(StudyStoreTest, OneWriterAtATime) {
+    {
+        StudyStore writer = StudyStore::open(path_);
+        try {
+            StudyStore::open(path_);
+            FAIL() << "a second writer opened the store";
+        } catch (const RuntimeFailure& error) {
+            EXPECT_EQ(std::string(error.what()),
+                      path_.string() + ": the study is being written by another routetune process (pid " +
+                          std::to_string(getpid()) + "); wait for it to finish or use another cache");
+        }
+        EXPECT_NO_THROW(StudyStore::open_read_only(path_));
+    }
+    EXPECT_NO_THROW(StudyStore::open(path_));
+}
+
 TEST_F(StudyStoreTest, RecordedEvaluationSurvivesKillNine) {
     int pipe_fds[2];
     ASSERT_EQ(pipe(pipe_fds), 0);
@@ -337,7 +353,7 @@ TEST_F(StudyStoreTest, RecordedEvaluationSurvivesKillNine) {
     ASSERT_TRUE(WIFSIGNALED(status));
     EXPECT_EQ(WTERMSIG(status), SIGKILL);
 
-    StudyStore store = StudyStore::open(path_);
+    StudyStore store = StudyStore::open(path_);  // the killed writer's lock is gone with it
     EXPECT_EQ(store.read_header(), sample_header());
     auto found = store.find(Route::parse("-O=3 -funroll-loops=on").hash());
     ASSERT_TRUE(found.has_value());

@@ -71,10 +71,10 @@ ValueSpec parse_value_spec(std::string_view value, const std::string& context) {
         return spec;
     }
     auto close = value.find(']');
-    if (close != value.size() - 1)
-        throw UsageError(context + ": text outside brackets after ']': '" + std::string(value.substr(close + 1)) + "'");
     std::string_view body = value.substr(1, close - 1);
     if (body.find('[') != std::string_view::npos) throw UsageError(context + ": nested brackets are not allowed");
+    if (close != value.size() - 1)
+        throw UsageError(context + ": text outside brackets after ']': '" + std::string(value.substr(close + 1)) + "'");
     if (body.empty()) throw UsageError(context + ": empty value list '[]'");
     if (body.find("..") != std::string_view::npos) return parse_range(body, context);
     spec.kind = ValueSpec::Kind::List;

@@ -23,9 +23,10 @@ namespace routetune {
 
 namespace {
 
-// The flags of batch that the quoted option of an "error:" line names: the flag itself, or,
-// for a quoted `-name=` prefix, every flag starting with it. Lines quoting two options are
-// about their combination and name nothing (except "did you mean", which quotes a suggestion).
+// The flags of batch that "error:" lines blame: a line that quotes exactly one flag of the
+// batch (the flag itself, or a `-name=` prefix of it) names that flag. Lines quoting two
+// flags of the batch are about their combination and name nothing; in a "did you mean" line
+// only the first quote counts (the second is a suggestion).
 std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, const std::string& diagnostics) {
     std::vector<std::size_t> named;
     std::size_t start = 0;
@@ -34,18 +35,23 @@ std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, 
         if (end == std::string::npos) end = diagnostics.size();
         std::string line = diagnostics.substr(start, end - start);
         start = end + 1;
-        auto error = line.find("error:");
-        if (error == std::string::npos) continue;
-        auto open = line.find('\'', error);
-        auto close = open == std::string::npos ? open : line.find('\'', open + 1);
-        if (close == std::string::npos) continue;
-        bool second_quote = line.find('\'', close + 1) != std::string::npos;
-        if (second_quote && line.find("did you mean") == std::string::npos) continue;  // e.g. "X is incompatible with Y"
-        std::string quoted = line.substr(open + 1, close - open - 1);
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            bool prefix = !quoted.empty() && quoted.back() == '=' && batch[i].starts_with(quoted);
-            if (batch[i] == quoted || prefix) named.push_back(i);
+        if (line.find("error:") == std::string::npos) continue;
+        bool suggestion = line.find("did you mean") != std::string::npos;
+        std::vector<std::size_t> blamed;
+        for (auto open = line.find('\''); open != std::string::npos; open = line.find('\'', open + 1)) {
+            auto close = line.find('\'', open + 1);
+            if (close == std::string::npos) break;
+            std::string quoted = line.substr(open + 1, close - open - 1);
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                bool prefix = !quoted.empty() && quoted.back() == '=' && batch[i].starts_with(quoted);
+                if ((batch[i] == quoted || prefix) && std::find(blamed.begin(), blamed.end(), i) == blamed.end()) {
+                    blamed.push_back(i);
+                }
+            }
+            open = close;
+            if (suggestion) break;
         }
+        if (blamed.size() == 1) named.push_back(blamed.front());
     }
     return named;
 }

@@ -71,6 +71,7 @@ TEST_F(GccAdapterTest, DiscoversTheRealCompiler) {
     EXPECT_EQ(unroll_times.min, 0);
     EXPECT_EQ(unroll_times.max, 2147483647);
     EXPECT_EQ(get(catalog, "-param:avg-loop-niter").min, 1);
+    EXPECT_EQ(get(catalog, "-funroll-loops").help, "Perform loop unrolling when iteration count is known.");
     EXPECT_GT(adapter_->last_probe().compiles, 3u);
     EXPECT_GT(adapter_->last_probe().rejected_values, 10u);
     if (is_gcc12()) {
@@ -102,7 +103,7 @@ TEST_F(GccAdapterTest, SecondDiscoveryIsServedFromTheCache) {
     Catalog cached = again.discover();
     EXPECT_EQ(again.fresh_discoveries(), 0u);
     EXPECT_EQ(catalog_to_json(cached), catalog_to_json(*catalog_));
-    std::string key = CatalogCache::key(catalog_->compiler, {"-O2"}, "gcc-discovery-1");
+    std::string key = CatalogCache::key(catalog_->compiler, {"-O2"}, "gcc-discovery-2");
     fs::path file = CatalogCache(cache_dir_).file_of(key);
     ASSERT_TRUE(fs::exists(file));
     Catalog edited = *catalog_;

@@ -103,7 +103,7 @@ TEST_F(GccAdapterTest, SecondDiscoveryIsServedFromTheCache) {
     Catalog cached = again.discover();
     EXPECT_EQ(again.fresh_discoveries(), 0u);
     EXPECT_EQ(catalog_to_json(cached), catalog_to_json(*catalog_));
-    std::string key = CatalogCache::key(catalog_->compiler, {"-O2"}, "gcc-discovery-2");
+    std::string key = CatalogCache::key(catalog_->compiler, {"-O2"}, gcc_discovery_version);
     fs::path file = CatalogCache(cache_dir_).file_of(key);
     ASSERT_TRUE(fs::exists(file));
     Catalog edited = *catalog_;

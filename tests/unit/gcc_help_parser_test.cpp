@@ -69,6 +69,11 @@ TEST(GccHelpParser, Gcc12OptimizersAtO2) {
     EXPECT_TRUE(get(catalog, "-ffast-math").has_tag("unsafe"));
     EXPECT_TRUE(get(catalog, "-fwrapv").has_tag("unsafe"));
     EXPECT_TRUE(get(catalog, "-fsigned-zeros").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fallow-store-data-races").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fsemantic-interposition").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fexcess-precision").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fmath-errno").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fpack-struct").has_tag("unsafe"));
     EXPECT_FALSE(get(catalog, "-fstrict-aliasing").has_tag("unsafe"));
 }
 

@@ -19,8 +19,6 @@ namespace routetune {
 
 namespace {
 
-// Bump when parsing or probing changes what a catalog holds, so old cache entries are missed.
-const std::string discovery_version = "gcc-discovery-2";
 const std::string probe_program = "int main(void){return 0;}\n";
 
 // Test compiles get a timeout and a memory limit: an extreme value may make cc1 slow or
@@ -54,7 +52,7 @@ GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {
 Catalog GccAdapter::discover() {
     CompilerIdentity identity = identify_compiler("gcc", options_.compiler);
     CatalogCache cache(options_.cache_dir);
-    std::string key = CatalogCache::key(identity, options_.base_flags, discovery_version);
+    std::string key = CatalogCache::key(identity, options_.base_flags, gcc_discovery_version);
     std::optional<Catalog> catalog;
     if (options_.use_cache) catalog = cache.load(key);
     if (!catalog || catalog->compiler.path != identity.path || catalog->compiler.binary_sha256 != identity.binary_sha256) {

@@ -69,6 +69,11 @@ TEST(GccHelpParser, Gcc12OptimizersAtO2) {
     EXPECT_TRUE(get(catalog, "-ffast-math").has_tag("unsafe"));
     EXPECT_TRUE(get(catalog, "-fwrapv").has_tag("unsafe"));
     EXPECT_TRUE(get(catalog, "-fsigned-zeros").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fallow-store-data-races").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fsemantic-interposition").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fexcess-precision").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fmath-errno").has_tag("unsafe"));
+    EXPECT_TRUE(get(catalog, "-fpack-struct").has_tag("unsafe"));
     EXPECT_FALSE(get(catalog, "-fstrict-aliasing").has_tag("unsafe"));
 }
 
@@ -160,6 +165,23 @@ TEST(GccHelpParser, Gcc13ParsesToo) {
     EXPECT_EQ(catalog.find("-param:evrp-mode"), nullptr);
     EXPECT_TRUE(get(catalog, "-march").allows("znver4"));
     EXPECT_EQ(get(catalog, "-fopenmp-target-simd-clone").default_value, "nohost");
+}
+
+TEST(GccHelpParser, Descriptions) {
+    auto knobs = parse_gcc_optimizers(fixture("gcc12/optimizers-O2.txt"));
+    for (auto& knob : parse_gcc_params(fixture("gcc12/params.txt"))) knobs.push_back(knob);
+    for (auto& knob : parse_gcc_target(fixture("gcc12/target.txt"))) knobs.push_back(knob);
+    add_gcc_descriptions(knobs, fixture("gcc12/descriptions-O2.txt"));
+    auto help = [&](const std::string& name) {
+        return std::find_if(knobs.begin(), knobs.end(), [&](const Knob& k) { return k.name == name; })->help;
+    };
+    EXPECT_EQ(help("-fassociative-math"),
+              "Allow optimization for floating-point arithmetic which may change the result of the operation due to rounding.");
+    EXPECT_EQ(help("-falign-functions"), "Align the start of functions.");
+    EXPECT_EQ(help("-param:avg-loop-niter"), "Average number of iterations of a loop.");
+    EXPECT_EQ(help("-param:max-unroll-times"), "The maximum number of unrollings of a single loop.");
+    EXPECT_EQ(help("-march"), "Generate code for given CPU.");
+    EXPECT_NE(help("-param:vect-max-peeling-for-alignment").find("outside the range"), std::string::npos);
 }
 
 TEST(GccHelpParser, ValidArgumentsNote) {

@@ -1,6 +1,7 @@
 // GCC discovery: identify the executable (path, version, SHA-256) and look the catalog up in
 // the catalog cache under that identity plus the base flags. On a miss, run
-// `gcc -Q --help=optimizers|params|target BASE...` in the C locale, parse the three texts,
+// `gcc -Q --help=optimizers --help=params --help=target BASE...` in the C locale, parse its
+// three sections, take help texts from the same run without -Q,
 // check that the base flags alone compile the tiny program, probe every knob value in batches
 // (gcc_probe.cpp), add the -O knob, tag "inactive-at-O0" when the base level is -O0, and
 // store the result. User-declared knobs are added after the cache, so editing them never
@@ -18,17 +19,18 @@ namespace routetune {
 
 namespace {
 
-// Bump when parsing or probing changes what a catalog holds, so old cache entries are missed.
-const std::string discovery_version = "gcc-discovery-1";
 const std::string probe_program = "int main(void){return 0;}\n";
 
+// Test compiles get a timeout and a memory limit: an extreme value may make cc1 slow or
+// greedy, and such a value counts as rejected.
 ProcessResult run_compiler(const CompilerIdentity& identity, std::vector<std::string> args,
                            const std::string& stdin_data = {}) {
     ProcessSpec spec;
     spec.argv = {identity.path};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env.emplace("LC_ALL", "C");
-    spec.timeout_s = 60;
+    spec.timeout_s = stdin_data.empty() ? 60 : 20;
+    spec.memory_limit_bytes = stdin_data.empty() ? 0 : std::uint64_t{4} << 30;
     spec.output_cap = 4 << 20;
     spec.stdin_data = stdin_data;
     return run_process(spec);
@@ -50,7 +52,7 @@ GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {
 Catalog GccAdapter::discover() {
     CompilerIdentity identity = identify_compiler("gcc", options_.compiler);
     CatalogCache cache(options_.cache_dir);
-    std::string key = CatalogCache::key(identity, options_.base_flags, discovery_version);
+    std::string key = CatalogCache::key(identity, options_.base_flags, gcc_discovery_version);
     std::optional<Catalog> catalog;
     if (options_.use_cache) catalog = cache.load(key);
     if (!catalog || catalog->compiler.path != identity.path || catalog->compiler.binary_sha256 != identity.binary_sha256) {
@@ -63,21 +65,22 @@ Catalog GccAdapter::discover() {
 
 Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
     ++fresh_discoveries_;
-    std::vector<Knob> knobs;
-    using Parser = std::vector<Knob> (*)(std::string_view);
-    const std::pair<const char*, Parser> sections[] = {{"--help=optimizers", parse_gcc_optimizers},
-                                                      {"--help=params", parse_gcc_params},
-                                                      {"--help=target", parse_gcc_target}};
-    for (const auto& [section, parse] : sections) {
-        std::vector<std::string> args = {"-Q", section};
+    auto help = [&](bool values) {
+        std::vector<std::string> args = {"--help=optimizers", "--help=params", "--help=target"};
+        if (values) args.insert(args.begin(), "-Q");
         args.insert(args.end(), options_.base_flags.begin(), options_.base_flags.end());
         auto result = run_compiler(identity, args);
         if (!result.succeeded()) {
-            throw UsageError("compiler '" + options_.compiler + "' failed on -Q " + section +
-                             " with the base flags: " + describe_failure(result));
+            throw UsageError("compiler '" + options_.compiler + "' failed on " + (values ? "-Q " : "") +
+                             "--help=optimizers with the base flags: " + describe_failure(result));
         }
-        for (auto& knob : parse(result.out)) knobs.push_back(std::move(knob));
-    }
+        return result.out;
+    };
+    std::string states = help(true);
+    std::vector<Knob> knobs = parse_gcc_optimizers(states);
+    for (auto& knob : parse_gcc_params(states)) knobs.push_back(std::move(knob));
+    for (auto& knob : parse_gcc_target(states)) knobs.push_back(std::move(knob));
+    add_gcc_descriptions(knobs, help(false));
     bool cxx = identity.path.find("++") != std::string::npos;
     ProbeCompiler compile = [&](const std::vector<std::string>& flags) {
         std::vector<std::string> args = options_.base_flags;

@@ -240,6 +240,42 @@ std::vector<Knob> parse_gcc_target(std::string_view text) {
     return finish(std::move(knobs));
 }
 
+void add_gcc_descriptions(std::vector<Knob>& knobs, std::string_view text) {
+    std::map<std::string, std::string> descriptions;
+    std::string* last = nullptr;
+    std::string scratch;  // the wrapped lines of a description that is not kept
+    for (auto line : split_lines(text)) {
+        auto indent = line.find_first_not_of(' ');
+        if (indent == std::string_view::npos) continue;
+        if (indent >= 20 && last && line[indent] != '-') {
+            *last += " " + std::string(trim(line));
+            continue;
+        }
+        last = nullptr;
+        auto parsed = split_help_line(line);
+        if (!parsed) continue;
+        std::string option = parsed->option;
+        std::string name;
+        if (option.starts_with("--param=")) {
+            name = "-param:" + option.substr(8, option.find('=', 8) - 8);
+        } else {
+            name = option.substr(0, option.find('='));
+        }
+        bool valued = option.find('=', option.starts_with("--param=") ? 8 : 0) != std::string::npos;
+        auto [it, inserted] = descriptions.try_emplace(name, parsed->state);
+        bool keep = inserted || !valued || it->second.starts_with("This option lacks");
+        if (keep) it->second = parsed->state;
+        scratch.clear();
+        last = keep ? &it->second : &scratch;
+    }
+    for (auto& knob : knobs) {
+        auto found = descriptions.find(knob.name);
+        if (!knob.help.empty() || found == descriptions.end()) continue;
+        if (found->second.empty() || found->second.starts_with("This option lacks")) continue;
+        knob.help = found->second;
+    }
+}
+
 std::vector<std::string> parse_gcc_valid_arguments(std::string_view diagnostics) {
     for (auto line : split_lines(diagnostics)) {
         if (line.find("valid arguments to") == std::string_view::npos) continue;

@@ -25,6 +25,11 @@ std::vector<Knob> parse_gcc_params(std::string_view text);
 /// -march/-mtune.
 std::vector<Knob> parse_gcc_target(std::string_view text);
 
+/// Fills the empty help of knobs from `gcc --help=optimizers --help=params --help=target`
+/// output (without -Q: one description per option, wrapped lines joined); options GCC marks
+/// "This option lacks documentation." stay without help.
+void add_gcc_descriptions(std::vector<Knob>& knobs, std::string_view text);
+
 /// The values of a "valid arguments to 'OPTION' [switch ]are: a b c" note in a GCC
 /// diagnostic; empty when there is none.
 std::vector<std::string> parse_gcc_valid_arguments(std::string_view diagnostics);

@@ -44,7 +44,7 @@ constexpr std::string_view unsafe_knobs[] = {
     "-mlong-double-128", "-m128bit-long-double", "-m96bit-long-double", "-malign-double",
     "-mms-bitfields", "-mvect8-ret-in-mem", "-mfp-ret-in-387", "-mred-zone", "-m16", "-m32",
     "-m64", "-mx32", "-miamcu", "-maddress-mode", "-mandroid", "-mbionic", "-mglibc", "-mmusl",
-    "-muclibc",
+    "-muclibc", "-fallow-store-data-races", "-fsemantic-interposition",
 };
 
 // Optimizer knobs that act without optimisation too: code generation, instrumentation and

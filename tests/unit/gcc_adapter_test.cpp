@@ -1,0 +1,224 @@
+// The GCC adapter against the real gcc of this machine (GCC 12 expected for the exact
+// defaults), the route → flags mapping, the catalog cache and the adapter registry.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "knobs/adapters/gcc_adapter.hpp"
+#include "knobs/adapters/gcc_flags.hpp"
+#include "knobs/catalog_cache.hpp"
+#include "routetune/error.hpp"
+#include "util/files.hpp"
+
+namespace routetune {
+namespace {
+
+namespace fs = std::filesystem;
+
+class GccAdapterTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        cache_dir_ = fs::temp_directory_path() / ("routetune-gcc-adapter-test-" + std::to_string(::getpid()));
+        fs::remove_all(cache_dir_);
+        adapter_ = new GccAdapter(options({"-O2"}));
+        catalog_ = new Catalog(adapter_->discover());
+    }
+    static void TearDownTestSuite() {
+        delete catalog_;
+        delete adapter_;
+        fs::remove_all(cache_dir_);
+    }
+    static AdapterOptions options(std::vector<std::string> base) {
+        AdapterOptions result;
+        result.compiler = "gcc";
+        result.base_flags = std::move(base);
+        result.cache_dir = cache_dir_;
+        return result;
+    }
+    static bool is_gcc12() { return catalog_->compiler.version.find(") 12.") != std::string::npos; }
+
+    static inline fs::path cache_dir_;
+    static inline GccAdapter* adapter_ = nullptr;
+    static inline Catalog* catalog_ = nullptr;
+};
+
+const Knob& get(const Catalog& catalog, const std::string& name) {
+    const Knob* knob = catalog.find(name);
+    if (!knob) throw std::runtime_error("no knob " + name);
+    return *knob;
+}
+
+TEST_F(GccAdapterTest, DiscoversTheRealCompiler) {
+    const Catalog& catalog = *catalog_;
+    EXPECT_GE(catalog.knobs().size(), 200u);
+    EXPECT_EQ(catalog.compiler.adapter, "gcc");
+    EXPECT_EQ(catalog.compiler.path.front(), '/');
+    EXPECT_EQ(catalog.compiler.binary_sha256.size(), 64u);
+    EXPECT_EQ(get(catalog, "-O").default_value, "2");
+    EXPECT_EQ(get(catalog, "-fgcse").default_value, "on");
+    EXPECT_FALSE(get(catalog, "-fgcse").has_tag("inactive-at-O0"));
+    const Knob& march = get(catalog, "-march");
+    EXPECT_TRUE(march.allows("native"));
+    EXPECT_TRUE(march.allows("x86-64"));
+    EXPECT_FALSE(march.allows("i386"));  // not valid in 64-bit mode: the compiler's own list
+    EXPECT_TRUE(get(catalog, "-mtune").allows("generic"));
+    EXPECT_FALSE(get(catalog, "-mbionic").allows("off"));  // -mno-bionic is rejected
+    EXPECT_TRUE(get(catalog, "-mbionic").allows("on"));
+    const Knob& unroll_times = get(catalog, "-param:max-unroll-times");
+    EXPECT_EQ(unroll_times.default_value, "8");
+    EXPECT_EQ(unroll_times.min, 0);
+    EXPECT_EQ(unroll_times.max, 2147483647);
+    EXPECT_EQ(get(catalog, "-param:avg-loop-niter").min, 1);
+    EXPECT_EQ(get(catalog, "-funroll-loops").help, "Perform loop unrolling when iteration count is known.");
+    EXPECT_GT(adapter_->last_probe().compiles, 3u);
+    EXPECT_GT(adapter_->last_probe().rejected_values, 10u);
+    if (is_gcc12()) {
+        EXPECT_EQ(get(catalog, "-funroll-loops").default_value, "off");
+        EXPECT_EQ(get(catalog, "-param:evrp-mode").values,
+                  (std::vector<std::string>{"legacy", "legacy-first", "ranger", "ranger-first"}));
+    }
+}
+
+TEST_F(GccAdapterTest, DefaultsFollowTheBaseLevel) {
+    GccAdapter o3(options({"-O3"}));
+    Catalog catalog = o3.discover();
+    EXPECT_EQ(get(catalog, "-O").default_value, "3");
+    EXPECT_EQ(get(catalog, "-fpeel-loops").default_value, "on");
+    EXPECT_EQ(get(*catalog_, "-fpeel-loops").default_value, "off");
+    if (is_gcc12()) EXPECT_EQ(get(catalog, "-funroll-loops").default_value, "off");
+    EXPECT_FALSE(get(catalog, "-fgcse").has_tag("inactive-at-O0"));
+    GccAdapter o0(options({}));
+    Catalog unoptimized = o0.discover();
+    EXPECT_EQ(get(unoptimized, "-O").default_value, "0");
+    EXPECT_TRUE(get(unoptimized, "-fgcse").has_tag("inactive-at-O0"));
+    EXPECT_TRUE(get(unoptimized, "-param:max-unroll-times").has_tag("inactive-at-O0"));
+    EXPECT_FALSE(get(unoptimized, "-ffast-math").has_tag("inactive-at-O0"));
+    EXPECT_FALSE(get(unoptimized, "-march").has_tag("inactive-at-O0"));
+}
+
+TEST_F(GccAdapterTest, SecondDiscoveryIsServedFromTheCache) {
+    GccAdapter again(options({"-O2"}));
+    Catalog cached = again.discover();
+    EXPECT_EQ(again.fresh_discoveries(), 0u);
+    EXPECT_EQ(catalog_to_json(cached), catalog_to_json(*catalog_));
+    std::string key = CatalogCache::key(catalog_->compiler, {"-O2"}, gcc_discovery_version);
+    fs::path file = CatalogCache(cache_dir_).file_of(key);
+    ASSERT_TRUE(fs::exists(file));
+    Catalog edited = *catalog_;
+    Knob marked = get(edited, "-funroll-loops");
+    marked.help = "served from the cache file";
+    edited.add(marked);
+    ASSERT_TRUE(write_file(file, catalog_to_json(edited)));
+    EXPECT_EQ(get(again.discover(), "-funroll-loops").help, "served from the cache file");
+    ASSERT_TRUE(write_file(file, "{ not json"));
+    Catalog rediscovered = again.discover();
+    EXPECT_EQ(again.fresh_discoveries(), 1u);
+    EXPECT_EQ(catalog_to_json(rediscovered), catalog_to_json(*catalog_));
+    EXPECT_EQ(catalog_to_json(catalog_from_json(*read_file(file))), catalog_to_json(*catalog_));
+}
+
+TEST_F(GccAdapterTest, NoCacheWritesNothing) {
+    fs::path empty_dir = cache_dir_ / "unused";
+    AdapterOptions uncached = options({"-O1"});
+    uncached.cache_dir = empty_dir;
+    uncached.use_cache = false;
+    GccAdapter adapter(uncached);
+    EXPECT_EQ(get(adapter.discover(), "-O").default_value, "1");
+    EXPECT_EQ(adapter.fresh_discoveries(), 1u);
+    EXPECT_FALSE(fs::exists(empty_dir));
+}
+
+TEST_F(GccAdapterTest, ApplyOverridesBaseFlags) {
+    GccAdapter adapter(options({"-O2", "-fno-unroll-loops", "-g", "--param", "max-unroll-times=4",
+                                "--param=avg-loop-niter=20", "-march=x86-64", "-mavx2", "-fgcse", "-Wall"}));
+    Route route;
+    route.set("-O", "3");
+    route.set("-funroll-loops", "on");
+    route.set("-fgcse", "off");
+    route.set("-param:max-unroll-times", "16");
+    route.set("-march", "native");
+    route.set("-mavx2", "off");
+    route.set("-fvect-cost-model", "cheap");
+    route.set("-falign-functions", "32");
+    auto applied = adapter.apply(route, *catalog_);
+    EXPECT_EQ(applied.flags, (std::vector<std::string>{"-g", "--param=avg-loop-niter=20", "-Wall", "-O3",
+                                                       "-falign-functions=32", "-fno-gcse", "-funroll-loops",
+                                                       "-fvect-cost-model=cheap", "-march=native", "-mno-avx2",
+                                                       "--param=max-unroll-times=16"}));
+    EXPECT_TRUE(applied.environment.empty());
+    EXPECT_EQ(adapter.apply(Route{}, *catalog_).flags, adapter.apply(Route{}, *catalog_).flags);
+    EXPECT_EQ(adapter.apply(Route{}, *catalog_).flags.size(), 10u);
+    Route off;
+    off.set("-falign-functions", "off");
+    off.set("-O", "fast");
+    GccAdapter plain(options({"-Os", "-falign-functions=16"}));
+    EXPECT_EQ(plain.apply(off, *catalog_).flags, (std::vector<std::string>{"-Ofast", "-fno-align-functions"}));
+}
+
+TEST_F(GccAdapterTest, DeclaredKnobsAndValuesStayArgvItems) {
+    AdapterOptions declared = options({"-O2"});
+    Knob tile;
+    tile.name = "-tile";
+    tile.type = KnobType::Int;
+    tile.min = 1;
+    tile.max = 64;
+    tile.application.argv_template = "-DTILE={value}";
+    Knob threads = tile;
+    threads.name = "-threads";
+    threads.application = {"", "OMP_NUM_THREADS"};
+    declared.declared_knobs = {tile, threads};
+    GccAdapter adapter(declared);
+    Catalog catalog = adapter.discover();
+    EXPECT_EQ(adapter.fresh_discoveries(), 0u);
+    ASSERT_NE(catalog.find("-tile"), nullptr);
+    Route route;
+    route.set("-tile", "8");
+    route.set("-threads", "4");
+    route.set("-march", "native;rm");
+    auto applied = adapter.apply(route, catalog);
+    EXPECT_EQ(applied.flags, (std::vector<std::string>{"-O2", "-march=native;rm", "-DTILE=8"}));
+    EXPECT_EQ(applied.environment, (std::map<std::string, std::string>{{"OMP_NUM_THREADS", "4"}}));
+}
+
+TEST(GccAdapterErrors, MissingCompilerIsAUsageError) {
+    AdapterOptions options;
+    options.compiler = "routetune-no-such-gcc";
+    GccAdapter adapter(options);
+    try {
+        adapter.discover();
+        FAIL() << "expected UsageError";
+    } catch (const UsageError& error) {
+        EXPECT_STREQ(error.what(),
+                     "compiler 'routetune-no-such-gcc' not found on PATH (set [compiler] path or --compiler)");
+    }
+}
+
+TEST(GccAdapterErrors, RegistryKnowsGcc) {
+    EXPECT_EQ(adapter_names(), (std::vector<std::string>{"gcc"}));
+    EXPECT_EQ(make_adapter("gcc", {})->name(), "gcc");
+    try {
+        make_adapter("icc", {});
+        FAIL() << "expected UsageError";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("unknown adapter 'icc' (known adapters: gcc"), std::string::npos);
+    }
+}
+
+TEST(GccFlags, FlagForEachKnobKind) {
+    Knob level{.name = "-O", .type = KnobType::Enum};
+    EXPECT_EQ(gcc_flag_for(level, "s"), "-Os");
+    Knob param{.name = "-param:max-unroll-times", .type = KnobType::Int};
+    EXPECT_EQ(gcc_flag_for(param, "3"), "--param=max-unroll-times=3");
+    Knob negative{.name = "-mno-default", .type = KnobType::Bool};
+    EXPECT_EQ(gcc_flag_for(negative, "on"), "-mno-default");
+    EXPECT_EQ(gcc_flag_for(negative, "off"), "-mdefault");
+    EXPECT_TRUE(gcc_flag_sets("-O", "-O"));
+    EXPECT_TRUE(gcc_flag_sets("-fno-gcse", "-fgcse"));
+    EXPECT_FALSE(gcc_flag_sets("-mavx2", "-mavx"));
+    EXPECT_FALSE(gcc_flag_sets("-Wall", "-O"));
+}
+
+}  // namespace
+}  // namespace routetune

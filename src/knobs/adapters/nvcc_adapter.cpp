@@ -1,7 +1,8 @@
 // The nvcc adapter: discovery runs `nvcc --help`, `nvcc --version` and `ptxas --help`
 // (ptxas beside nvcc, else on PATH), keeps the options of nvcc_knob_table() that this
 // toolkit lists, and takes their allowed values and defaults from the help text, falling
-// back to the table where the text prints none. Declared knobs are added after discovery.
+// back to the table where the text prints none. The catalog is cached under the identity of
+// nvcc (path, version, bytes); declared knobs are added after the cache.
 #include "knobs/adapters/nvcc_adapter.hpp"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include "knobs/adapters/nvcc_help_parser.hpp"
 #include "knobs/adapters/nvcc_knob_table.hpp"
 #include "knobs/adapters/tool_runner.hpp"
-#include "knobs/declared_knobs.hpp"
 #include "util/process.hpp"
 
 namespace routetune {
@@ -66,16 +66,18 @@ public:
 
     Catalog discover() override {
         auto nvcc = require_tool("nvcc", options_.compiler);
-        std::string help = run_tool_for_text("nvcc", {nvcc.string(), "--help"});
         std::string version = run_tool_for_text("nvcc", {nvcc.string(), "--version"});
-        std::string ptxas_help;
-        auto ptxas = nvcc.parent_path() / "ptxas";
-        if (find_executable(ptxas.string()).empty()) ptxas = find_executable("ptxas");
-        if (!ptxas.empty()) ptxas_help = run_tool_for_text("nvcc", {ptxas.string(), "--help"});
-        Catalog catalog = build_nvcc_catalog(help, ptxas_help);
-        catalog.compiler = identify_tool("nvcc", nvcc, version_line(version, "release"));
-        add_declared_knobs(catalog, options_.declared_knobs);
-        return catalog;
+        CompilerIdentity identity = identify_tool("nvcc", nvcc, version_line(version, "release"));
+        return discover_with_cache(options_, identity, "nvcc-discovery-1", [&] {
+            std::string help = run_tool_for_text("nvcc", {nvcc.string(), "--help"});
+            std::string ptxas_help;
+            auto ptxas = nvcc.parent_path() / "ptxas";
+            if (find_executable(ptxas.string()).empty()) ptxas = find_executable("ptxas");
+            if (!ptxas.empty()) ptxas_help = run_tool_for_text("nvcc", {ptxas.string(), "--help"});
+            Catalog catalog = build_nvcc_catalog(help, ptxas_help);
+            catalog.compiler = identity;
+            return catalog;
+        });
     }
 
     AppliedRoute apply(const Route& route, const Catalog& catalog) const override {

@@ -2,6 +2,8 @@
 // array with a timeout; failures become UsageErrors that say which tool and why.
 #include "knobs/adapters/tool_runner.hpp"
 
+#include "knobs/catalog_cache.hpp"
+#include "knobs/declared_knobs.hpp"
 #include "routetune/error.hpp"
 #include "util/process.hpp"
 #include "util/sha256.hpp"
@@ -79,6 +81,21 @@ CompilerIdentity identify_tool(const std::string& adapter, const std::filesystem
     identity.version = std::move(version);
     identity.binary_sha256 = sha256_file(path).value_or("");
     return identity;
+}
+
+Catalog discover_with_cache(const AdapterOptions& options, const CompilerIdentity& identity, const std::string& extra,
+                            const std::function<Catalog()>& fresh) {
+    CatalogCache cache(options.cache_dir);
+    std::string key = CatalogCache::key(identity, {}, extra);
+    std::optional<Catalog> catalog;
+    if (options.use_cache) catalog = cache.load(key);
+    if (!catalog || catalog->compiler.path != identity.path ||
+        catalog->compiler.binary_sha256 != identity.binary_sha256) {
+        catalog = fresh();
+        if (options.use_cache) cache.store(key, *catalog);
+    }
+    add_declared_knobs(*catalog, options.declared_knobs);
+    return *catalog;
 }
 
 }  // namespace routetune

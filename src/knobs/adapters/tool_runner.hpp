@@ -3,10 +3,12 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "routetune/adapter.hpp"
 #include "routetune/catalog.hpp"
 
 namespace routetune {
@@ -24,5 +26,11 @@ std::string version_line(std::string_view text, std::string_view marker = "");
 
 /// The identity of the tool at path: adapter, path, version, sha256 of its bytes.
 CompilerIdentity identify_tool(const std::string& adapter, const std::filesystem::path& path, std::string version);
+
+/// The catalog of identity: from the discovery cache when options allow it and the entry
+/// matches the tool's path and bytes, else from fresh() (then stored); extra names the
+/// adapter's discovery version. options.declared_knobs are added afterwards, never cached.
+Catalog discover_with_cache(const AdapterOptions& options, const CompilerIdentity& identity, const std::string& extra,
+                            const std::function<Catalog()>& fresh);
 
 }  // namespace routetune

@@ -1,7 +1,8 @@
 // The trtexec adapter: discovery runs `trtexec --helpBuildRoute` and reads its knob
 // database; the identity's version is "TensorRT <v> tuner <tuner_version>" (the TensorRT
 // version from the "[TensorRT v110100]" banner when printed). Applying a route merges it
-// over any --setBuildRoute of the base flags and writes one --setBuildRoute argv item.
+// over any --setBuildRoute of the base flags and writes one --setBuildRoute argv item. The
+// catalog is cached under trtexec's path and bytes (trtexec is rebuilt with each TensorRT).
 #include "knobs/adapters/trtexec_adapter.hpp"
 
 #include <regex>
@@ -32,15 +33,18 @@ public:
 
     Catalog discover() override {
         auto trtexec = require_tool("trtexec", options_.compiler);
-        std::string text = run_tool_for_text("trtexec", {trtexec.string(), "--helpBuildRoute"});
-        TrtexecKnobDatabase database = parse_trtexec_build_route_help(text);
-        std::string version = tensorrt_version(text);
-        version = (version.empty() ? "" : "TensorRT v" + version + " ") + "tuner " + database.tuner_version;
-        Catalog catalog;
-        catalog.compiler = identify_tool("trtexec", trtexec, version);
-        for (auto& knob : database.knobs) catalog.add(std::move(knob));
-        add_declared_knobs(catalog, options_.declared_knobs);
-        return catalog;
+        CompilerIdentity identity = identify_tool("trtexec", trtexec, "");
+        return discover_with_cache(options_, identity, "trtexec-discovery-1", [&] {
+            std::string text = run_tool_for_text("trtexec", {trtexec.string(), "--helpBuildRoute"});
+            TrtexecKnobDatabase database = parse_trtexec_build_route_help(text);
+            std::string version = tensorrt_version(text);
+            Catalog catalog;
+            catalog.compiler = identity;
+            catalog.compiler.version =
+                (version.empty() ? "" : "TensorRT v" + version + " ") + "tuner " + database.tuner_version;
+            for (auto& knob : database.knobs) catalog.add(std::move(knob));
+            return catalog;
+        });
     }
 
     AppliedRoute apply(const Route& route, const Catalog& catalog) const override {

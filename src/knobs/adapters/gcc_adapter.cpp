@@ -22,13 +22,16 @@ namespace {
 const std::string discovery_version = "gcc-discovery-1";
 const std::string probe_program = "int main(void){return 0;}\n";
 
+// Test compiles get a timeout and a memory limit: an extreme value may make cc1 slow or
+// greedy, and such a value counts as rejected.
 ProcessResult run_compiler(const CompilerIdentity& identity, std::vector<std::string> args,
                            const std::string& stdin_data = {}) {
     ProcessSpec spec;
     spec.argv = {identity.path};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env.emplace("LC_ALL", "C");
-    spec.timeout_s = 60;
+    spec.timeout_s = stdin_data.empty() ? 60 : 20;
+    spec.memory_limit_bytes = stdin_data.empty() ? 0 : std::uint64_t{4} << 30;
     spec.output_cap = 4 << 20;
     spec.stdin_data = stdin_data;
     return run_process(spec);

@@ -1,7 +1,10 @@
 // Probing in batches: GCC checks every command-line option on its own, so one compile with a
-// few hundred candidate flags tells whether all of them are accepted. A failing batch is split
-// in halves and each half compiled again, down to the single flags that fail alone; with f
-// failing flags among n this costs about 2·f·log2(n) compiles instead of n. Options of which
+// few hundred candidate flags tells whether all of them are accepted. When a batch fails, the
+// flags its "error:" lines name (`unrecognized command-line option '-mno-x'`, `argument to
+// '--param=x=' ...`) are set aside and the rest compiled again; a failure that names no flag
+// of the batch (`sorry, unimplemented: ...`) is bisected, down to the single flags that fail
+// alone. Most rejections cost nothing extra this way; each unnamed one about 2·log2(n)
+// compiles. Options of which
 // only the last occurrence counts (enum values, int bounds) go in rounds that hold at most one
 // value per option. -march and -mtune are checked only for their last value, so their lists
 // come from the compiler's own diagnostic for a bogus value, which names exactly the values
@@ -9,6 +12,8 @@
 #include "knobs/adapters/gcc_probe.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 #include "knobs/adapters/gcc_flags.hpp"
@@ -18,20 +23,59 @@ namespace routetune {
 
 namespace {
 
-void bisect(const std::vector<std::string>& flags, std::size_t begin, std::size_t end,
-            const ProbeCompiler& compile, std::vector<bool>& accepted, std::size_t& compiles) {
-    ++compiles;
-    std::vector<std::string> batch(flags.begin() + static_cast<std::ptrdiff_t>(begin),
-                                   flags.begin() + static_cast<std::ptrdiff_t>(end));
-    if (compile(batch).accepted) {
-        std::fill(accepted.begin() + static_cast<std::ptrdiff_t>(begin),
-                  accepted.begin() + static_cast<std::ptrdiff_t>(end), true);
-        return;
+// The flags of batch that the quoted option of an "error:" line names: the flag itself, or,
+// for a quoted `-name=` prefix, every flag starting with it. Lines quoting two options are
+// about their combination and name nothing (except "did you mean", which quotes a suggestion).
+std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, const std::string& diagnostics) {
+    std::vector<std::size_t> named;
+    std::size_t start = 0;
+    while (start < diagnostics.size()) {
+        std::size_t end = diagnostics.find('\n', start);
+        if (end == std::string::npos) end = diagnostics.size();
+        std::string line = diagnostics.substr(start, end - start);
+        start = end + 1;
+        auto error = line.find("error:");
+        if (error == std::string::npos) continue;
+        auto open = line.find('\'', error);
+        auto close = open == std::string::npos ? open : line.find('\'', open + 1);
+        if (close == std::string::npos) continue;
+        bool second_quote = line.find('\'', close + 1) != std::string::npos;
+        if (second_quote && line.find("did you mean") == std::string::npos) continue;  // e.g. "X is incompatible with Y"
+        std::string quoted = line.substr(open + 1, close - open - 1);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            bool prefix = !quoted.empty() && quoted.back() == '=' && batch[i].starts_with(quoted);
+            if (batch[i] == quoted || prefix) named.push_back(i);
+        }
     }
-    if (end - begin == 1) return;
-    std::size_t middle = begin + (end - begin) / 2;
-    bisect(flags, begin, middle, compile, accepted, compiles);
-    bisect(flags, middle, end, compile, accepted, compiles);
+    return named;
+}
+
+// Marks the flags of indices (into flags) that compile; failing flags named by the
+// diagnostics are set aside at once, the rest of a failing batch is bisected.
+void probe_subset(const std::vector<std::string>& flags, std::vector<std::size_t> indices,
+                  const ProbeCompiler& compile, std::vector<bool>& accepted, std::size_t& compiles) {
+    while (!indices.empty()) {
+        std::vector<std::string> batch;
+        for (auto index : indices) batch.push_back(flags[index]);
+        ++compiles;
+        auto result = compile(batch);
+        if (result.accepted) {
+            for (auto index : indices) accepted[index] = true;
+            return;
+        }
+        if (indices.size() == 1) return;
+        auto named = named_in_errors(batch, result.diagnostics);
+        if (named.empty()) break;
+        std::vector<std::size_t> rest;
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            if (std::find(named.begin(), named.end(), i) == named.end()) rest.push_back(indices[i]);
+        }
+        indices = std::move(rest);
+    }
+    if (indices.empty()) return;
+    auto middle = indices.begin() + static_cast<std::ptrdiff_t>(indices.size() / 2);
+    probe_subset(flags, std::vector<std::size_t>(indices.begin(), middle), compile, accepted, compiles);
+    probe_subset(flags, std::vector<std::size_t>(middle, indices.end()), compile, accepted, compiles);
 }
 
 struct Candidate {
@@ -116,6 +160,9 @@ public:
             for (std::size_t i = 0; i < knobs_.size(); ++i) {
                 const Knob& knob = knobs_[i];
                 if (knob.type != KnobType::Int || !knob.bounded) continue;
+                // INT_MAX is the option machinery's own limit, and using it as, say, a heap
+                // size makes cc1 exhaust memory: the upper bound of unranged params is trusted.
+                if (!lower && knob.max == std::numeric_limits<std::int32_t>::max()) continue;
                 candidates.push_back({i, std::to_string(lower ? knob.min : knob.max)});
             }
             auto rejected = round(candidates);
@@ -163,7 +210,9 @@ private:
 std::vector<bool> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
                               std::size_t& compiles) {
     std::vector<bool> accepted(flags.size(), false);
-    if (!flags.empty()) bisect(flags, 0, flags.size(), compile, accepted, compiles);
+    std::vector<std::size_t> indices(flags.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+    probe_subset(flags, std::move(indices), compile, accepted, compiles);
     return accepted;
 }
 

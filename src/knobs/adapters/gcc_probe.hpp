@@ -26,8 +26,9 @@ struct ProbeReport {
     std::size_t dropped_knobs = 0;     ///< knobs with no accepted value left
 };
 
-/// Which of flags compile: one compile for the whole batch, bisecting a failing batch down
-/// to the single flags that fail on their own (flags failing only together count as accepted).
+/// Which of flags compile: one compile for the whole batch; flags named in its errors are
+/// rejected and the rest retried; a failure naming none is bisected down to the single flags
+/// that fail on their own (flags failing only together count as accepted).
 std::vector<bool> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
                               std::size_t& compiles);
 

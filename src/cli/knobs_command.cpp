@@ -1,0 +1,122 @@
+// `routetune knobs`: discovers the catalog of the spec's compiler (or of --adapter/--compiler
+// with --base) and prints it as a table (name, type, values or range, default, tags) or, with
+// --json, as the catalog_to_json document. --filter keeps the knobs whose names match a glob
+// (fnmatch: `*`, `?`, `[...]`).
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "routetune/adapter.hpp"
+#include "routetune/error.hpp"
+#include "routetune/spec.hpp"
+
+namespace routetune::cli {
+
+namespace {
+
+struct KnobsOptions {
+    std::string spec;
+    std::string adapter;
+    std::string compiler;
+    std::string base;
+    bool has_base = false;
+    std::string filter;
+    bool json = false;
+    bool no_cache = false;
+};
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;) words.push_back(word);
+    return words;
+}
+
+std::string shorten(const std::string& text, std::size_t width) {
+    if (text.size() <= width) return text;
+    return text.substr(0, width - 3) + "...";
+}
+
+std::string join(const std::vector<std::string>& words, const char* separator) {
+    std::string text;
+    for (const auto& word : words) text += (text.empty() ? "" : separator) + word;
+    return text;
+}
+
+void print_table(const Catalog& catalog, std::ostream& out) {
+    std::size_t name_width = 4;
+    for (const auto& knob : catalog.knobs()) name_width = std::max(name_width, knob.name.size());
+    auto row = [&](const std::string& name, const std::string& type, const std::string& allowed,
+                   const std::string& fallback, const std::string& tags) {
+        std::string line = name + std::string(name_width + 2 - name.size(), ' ');
+        line += type + std::string(6 - std::min<std::size_t>(type.size(), 5), ' ');
+        std::string values = shorten(allowed, 40);
+        line += values + std::string(42 - values.size(), ' ');
+        std::string shown = shorten(fallback, 14);
+        line += shown + std::string(16 - shown.size(), ' ') + tags;
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << "\n";
+    };
+    out << "# " << catalog.compiler.adapter << " " << catalog.compiler.path << ": " << catalog.compiler.version << "\n";
+    row("NAME", "TYPE", "VALUES", "DEFAULT", "TAGS");
+    for (const auto& knob : catalog.knobs()) {
+        row(knob.name, std::string(to_string(knob.type)), knob.allowed_text(),
+            knob.default_value.empty() ? "?" : knob.default_value, join(knob.tags, ","));
+    }
+    out << catalog.knobs().size() << " knobs\n";
+}
+
+int run(const KnobsOptions& options) {
+    std::string adapter_name = "gcc";
+    AdapterOptions adapter_options;
+    if (!options.spec.empty()) {
+        Spec spec = load_spec(options.spec);
+        adapter_name = spec.compiler.adapter;
+        adapter_options.compiler = spec.compiler.path;
+        adapter_options.base_flags = spec.compiler.base;
+        adapter_options.declared_knobs = spec.knobs;
+    }
+    if (!options.adapter.empty()) adapter_name = options.adapter;
+    if (!options.compiler.empty()) adapter_options.compiler = options.compiler;
+    if (options.has_base) adapter_options.base_flags = split_words(options.base);
+    adapter_options.use_cache = !options.no_cache;
+    Catalog catalog = make_adapter(adapter_name, adapter_options)->discover();
+    if (!options.filter.empty()) {
+        Catalog kept;
+        kept.compiler = catalog.compiler;
+        for (const auto& knob : catalog.knobs()) {
+            if (fnmatch(options.filter.c_str(), knob.name.c_str(), 0) == 0) kept.add(knob);
+        }
+        catalog = std::move(kept);
+    }
+    if (options.json) {
+        std::cout << catalog_to_json(catalog) << "\n";
+    } else {
+        print_table(catalog, std::cout);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_knobs_command(CLI::App& app, Action& action) {
+    auto options = std::make_shared<KnobsOptions>();
+    CLI::App* command = app.add_subcommand("knobs", "Discover and list a compiler's knobs (its catalog)");
+    command->add_option("spec", options->spec, "Spec file whose [compiler] to use");
+    command->add_option("--adapter", options->adapter, "Adapter name (default: the spec's, else gcc)");
+    command->add_option("--compiler", options->compiler, "Compiler executable (default: the adapter's usual one)");
+    auto* base = command->add_option("--base", options->base,
+                                     "Base flags, one string split on whitespace (--base=\"-O2 -g\")");
+    command->add_option("--filter", options->filter, "Only knobs whose name matches this glob (e.g. '-fsched*')");
+    command->add_flag("--json", options->json, "Print the catalog as JSON");
+    command->add_flag("--no-cache", options->no_cache, "Discover afresh, bypassing the catalog cache");
+    command->callback([options, base, &action] {
+        options->has_base = base->count() > 0;
+        action = [options] { return run(*options); };
+    });
+}
+
+}  // namespace routetune::cli

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include "knobs/adapters/nvcc_adapter.hpp"
 #include "routetune/error.hpp"
@@ -13,6 +14,7 @@
 namespace routetune {
 namespace {
 
+namespace fs = std::filesystem;
 using Flags = std::vector<std::string>;
 
 std::string read_fixture(const std::string& name) {
@@ -119,6 +121,46 @@ TEST(NvccAdapter, DiscoversTheInstalledToolkit) {
     EXPECT_EQ(catalog.find("-Xptxas:-O")->default_value, "3");
     ASSERT_NE(catalog.find("-tile"), nullptr);
     EXPECT_TRUE(catalog.find("-tile")->has_tag("declared"));
+}
+
+// Every knob at a non-default value, applied to real flags: nvcc and ptxas must accept them
+// all (device code only: no GPU is needed).
+TEST(NvccAdapter, InstalledNvccAcceptsEveryKnob) {
+    std::string nvcc = installed_nvcc();
+    if (nvcc.empty()) GTEST_SKIP() << "no nvcc installed";
+    AdapterOptions options;
+    options.compiler = nvcc;
+    options.use_cache = false;
+    options.base_flags = {"-arch=sm_90", "-Xptxas", "-O3"};
+    auto adapter = make_nvcc_adapter(options);
+    Catalog catalog = adapter->discover();
+    Route route;
+    for (const auto& knob : catalog.knobs()) {
+        if (knob.type == KnobType::Int) {
+            route.set(knob.name, std::to_string(knob.min + (knob.max - knob.min) / 2));
+        } else {
+            for (const auto& value : knob.values) {
+                if (value != knob.default_value) {
+                    route.set(knob.name, value);
+                    break;
+                }
+            }
+        }
+    }
+    ASSERT_EQ(route.assignments().size(), catalog.knobs().size());
+    fs::path dir = fs::temp_directory_path() / ("routetune_nvcc_test_" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "k.cu") << "__global__ void k(float* a, const float* b, int n) {\n"
+                                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "  if (i < n) a[i] = b[i] * 2.f + 1.f / b[i];\n}\n";
+    ProcessSpec spec;
+    spec.argv = {nvcc, "-cubin"};
+    for (const auto& flag : adapter->apply(route, catalog).flags) spec.argv.push_back(flag);
+    spec.argv.insert(spec.argv.end(), {(dir / "k.cu").string(), "-o", (dir / "k.cubin").string()});
+    spec.timeout_s = 120;
+    ProcessResult result = run_process(spec);
+    fs::remove_all(dir);
+    EXPECT_TRUE(result.succeeded()) << route.to_string() << "\n" << result.err;
 }
 
 TEST(NvccAdapter, MissingCompilerIsAUsageError) {

@@ -5,6 +5,7 @@
 // median = d ms, ..." by a regular expression over the whole text.
 #include "knobs/adapters/trtexec_catalog_parser.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <regex>

@@ -16,7 +16,8 @@ Two uses:
 
 Tunable entries: bools, ints (not bools), floats, and strings whose allowed values are known
 (a ``Literal[...]`` annotation, or KNOWN_CHOICES below). Left out: entries of any other type
-(callables, dicts, lists, sets, paths, ``None`` without a known type), private names, and
+(callables, dicts, lists, sets, paths, ``None`` without a known type), private names and
+constants (``_x``, ``TYPE_CHECKING``), and
 every name with a word in SKIP_WORDS / SKIP_PREFIXES or containing one of SKIP_PARTS (debugging, tracing, caching, logging, profiling,
 files and directories, compile-time parallelism, tests, safety checks, ahead-of-time and
 wrapper-codegen modes, and randomness): they do not change the speed of the compiled code,
@@ -54,7 +55,7 @@ KNOWN_CHOICES = {
 
 def _skipped(name):
     lowered = name.lower()
-    if any(part.startswith("_") for part in name.split(".")):
+    if any(part.startswith("_") or part.isupper() for part in name.split(".")):
         return True
     words = lowered.replace(".", "_").split("_")
     if any(word in SKIP_WORDS or word.startswith(SKIP_PREFIXES) for word in words):

@@ -10,8 +10,10 @@
 // a group-testing feasibility model (FeasibilityModel) are fitted to every finished
 // evaluation; a posterior draw of the effects (Thompson sampling: exploration where the
 // model is unsure) proposes the changes to the best route so far, added greedily while
-// P(feasible) x predicted gain grows, at most six at once. Small spaces (32 points or
-// fewer) are simply enumerated. Draws are seeded by (seed, observations so far).
+// P(feasible) x predicted gain - P(failure) x the cost of a wasted build grows, at most six
+// at once; when the draws only repeat
+// observed routes, random neighbours of the best route that the feasibility model does not
+// rule out are tried. Small spaces (32 points or fewer) are simply enumerated. Draws are seeded by (seed, observations so far).
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
@@ -29,6 +31,7 @@ namespace {
 constexpr std::uint64_t kEnumerateBelow = 32;
 constexpr std::size_t kMaxChanges = 6;
 constexpr std::size_t kDraws = 16;
+constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2% gain is worth
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
 
 class AutoStrategy : public Strategy {
@@ -68,7 +71,12 @@ public:
             bool found = false;
             for (std::size_t draw = 0; draw < kDraws && !found; ++draw)
                 found = accept(construct(incumbent, model.sample(rng), feasibility));
-            for (std::size_t i = 0; i < 64 && !found; ++i) found = accept(neighbour(incumbent, rng));
+            double floor = 0.5 * feasibility.route(incumbent);
+            for (std::size_t i = 0; i < 512 && !found; ++i) {
+                Point point = neighbour(incumbent, rng, 1 + i / 64);
+                if (i < 384 && feasibility.route(point) < floor) continue;
+                found = accept(point);
+            }
             if (!found) break;
         }
         return out;
@@ -132,12 +140,14 @@ private:
         std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.delta < b.delta; });
         Point point = incumbent;
         double gain = 0, utility = 0, p = feasibility.route(incumbent);
-        for (std::size_t k = 0; k < moves.size() && k < kMaxChanges; ++k) {
+        std::size_t made = 0;
+        for (std::size_t k = 0; k < moves.size() && made < kMaxChanges; ++k) {
             const Move& move = moves[k];
             double p_next = p * feasibility.value(move.dim, move.choice) /
                             (incumbent[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, incumbent[move.dim]));
-            double utility_next = p_next * (gain - move.delta);
-            if (utility_next <= utility) break;
+            double utility_next = p_next * (gain - move.delta) - (1 - p_next) * kFailureCost;
+            if (utility_next <= utility) continue;
+            ++made;
             point[move.dim] = move.choice;
             gain -= move.delta;
             utility = utility_next;
@@ -146,10 +156,12 @@ private:
         return point;
     }
 
-    Point neighbour(Point point, SearchRng& rng) const {
-        std::size_t d = rng.below(point.size());
-        std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
-        point[d] = c >= point[d] ? c + 1 : c;
+    Point neighbour(Point point, SearchRng& rng, std::size_t changes) const {
+        for (std::size_t k = 0; k < changes; ++k) {
+            std::size_t d = rng.below(point.size());
+            std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
+            point[d] = c >= point[d] ? c + 1 : c;
+        }
         return point;
     }
 

@@ -1,5 +1,6 @@
-// Simulation drives a strategy exactly as the tune loop does (propose, evaluate, append to
-// the history, propose again) but takes outcomes from an oracle. After every build it
+// Simulation drives a strategy exactly as the tune loop does (evaluate the baseline, the
+// reference of every speedup, as build one; then propose, evaluate, append to the history,
+// propose again) but takes outcomes from an oracle. After every build it
 // records the best speedup so far, reference median / best Ok median, and the first build
 // count at which that reaches target x the best known speedup. A recorded study is turned
 // into an oracle keyed by point, so equivalent spellings of a route find its record; routes
@@ -37,6 +38,20 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
         SimulationRun run;
         run.seed = seed;
         double reference = 0, best = std::numeric_limits<double>::infinity();
+        auto evaluate = [&](const Route& route) {
+            Observation obs = oracle(route);
+            obs.route = route;
+            if (obs.status == Status::Ok && obs.median_s > 0) {
+                if (route == baseline) reference = obs.median_s;
+                best = std::min(best, obs.median_s);
+            }
+            history.observations.push_back(std::move(obs));
+            double speedup = reference > 0 ? std::max(1.0, reference / best) : 1.0;
+            run.best_speedup.push_back(speedup);
+            if (!run.builds_to_target && speedup >= options.target * best_known_speedup)
+                run.builds_to_target = run.best_speedup.size();
+        };
+        if (options.budget > 0) evaluate(baseline);
         while (run.best_speedup.size() < options.budget) {
             std::size_t want = std::min(options.batch, options.budget - run.best_speedup.size());
             std::vector<Route> routes = search->propose(history, want);
@@ -44,20 +59,8 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
                 run.strategy_finished = true;
                 break;
             }
-            for (const Route& route : routes) {
-                if (run.best_speedup.size() >= options.budget) break;
-                Observation obs = oracle(route);
-                obs.route = route;
-                if (obs.status == Status::Ok && obs.median_s > 0) {
-                    if (route == baseline) reference = obs.median_s;
-                    best = std::min(best, obs.median_s);
-                }
-                history.observations.push_back(std::move(obs));
-                double speedup = reference > 0 ? std::max(1.0, reference / best) : 1.0;
-                run.best_speedup.push_back(speedup);
-                if (!run.builds_to_target && speedup >= options.target * best_known_speedup)
-                    run.builds_to_target = run.best_speedup.size();
-            }
+            for (const Route& route : routes)
+                if (run.best_speedup.size() < options.budget) evaluate(route);
         }
         double last = run.best_speedup.empty() ? 1.0 : run.best_speedup.back();
         for (std::size_t k = 0; k < options.budget; ++k)

@@ -46,8 +46,8 @@ struct SimulationReport {
     std::vector<double> mean_fraction;              ///< per build: mean of best_speedup / best known
 };
 
-/// Replays strategy against oracle. The reference is the baseline route's observation; until
-/// it is known the speedup counts as 1. A Pending observation is a spent build that reveals
+/// Replays strategy against oracle. Build one is the baseline route (the reference of every
+/// speedup, as in a study), then the strategy's proposals. A Pending observation is a spent build that reveals
 /// nothing (it enters the history as pending, so it is not proposed again).
 SimulationReport simulate(std::string_view strategy, const Expression& expression, const Oracle& oracle,
                           double best_known_speedup, const SimulationOptions& options);

@@ -1,0 +1,105 @@
+// `routetune expand`: finds the catalog (from the spec's compiler, or --adapter/--compiler/
+// --base) and prints the candidates of a route expression; the work is run_expand().
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "routes/expand_report.hpp"
+#include "routetune/adapter.hpp"
+#include "routetune/error.hpp"
+#include "routetune/spec.hpp"
+
+namespace routetune::cli {
+
+namespace {
+
+struct ExpandOptions {
+    std::string spec;
+    std::string routes;
+    std::string routes_file;
+    std::string mode;
+    bool count = false;
+    std::uint64_t limit = 0;
+    bool has_limit = false;
+    bool json = false;
+    bool include_unsafe = false;
+    std::string adapter;
+    std::string compiler;
+    std::string base;
+    bool has_base = false;
+    int mixed_max_knobs = -1;
+};
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;) words.push_back(word);
+    return words;
+}
+
+int run(const ExpandOptions& options) {
+    ExpandRequest request;
+    std::string adapter_name = "gcc";
+    AdapterOptions adapter_options;
+    if (!options.spec.empty()) {
+        Spec spec = load_spec(options.spec);
+        adapter_name = spec.compiler.adapter;
+        adapter_options.compiler = spec.compiler.path;
+        adapter_options.base_flags = spec.compiler.base;
+        adapter_options.declared_knobs = spec.knobs;
+        request.routes = spec.search.routes;
+        request.routes_source = spec.file.string() + " [search] routes";
+        request.routes_file = spec.search.routes_file;
+        request.mode = spec.search.mode;
+        request.include_unsafe = spec.search.include_unsafe;
+        request.mixed_max_knobs = spec.search.mixed_max_knobs;
+    } else if (options.routes.empty() && options.routes_file.empty()) {
+        throw UsageError("expand needs a SPEC, or --routes EXPR / --routes-file F (with --adapter, --compiler, --base)");
+    }
+    if (!options.adapter.empty()) adapter_name = options.adapter;
+    if (!options.compiler.empty()) adapter_options.compiler = options.compiler;
+    if (options.has_base) adapter_options.base_flags = split_words(options.base);
+    if (!options.routes.empty()) {
+        request.routes = options.routes;
+        request.routes_source = "--routes";
+        request.routes_file.clear();
+    }
+    if (!options.routes_file.empty()) request.routes_file = options.routes_file;
+    if (!options.mode.empty()) request.mode = options.mode;
+    if (options.mixed_max_knobs >= 0) request.mixed_max_knobs = options.mixed_max_knobs;
+    request.include_unsafe = request.include_unsafe || options.include_unsafe;
+    request.count_only = options.count;
+    request.json = options.json;
+    if (options.has_limit) request.limit = options.limit;
+    Catalog catalog = make_adapter(adapter_name, adapter_options)->discover();
+    return run_expand(catalog, request, std::cout);
+}
+
+}  // namespace
+
+void add_expand_command(CLI::App& app, Action& action) {
+    auto options = std::make_shared<ExpandOptions>();
+    CLI::App* command = app.add_subcommand("expand", "Print the candidate routes of a route expression (runs nothing)");
+    command->add_option("spec", options->spec, "study spec (TOML); its [compiler] and [search] are the defaults");
+    auto* routes = command->add_option("--routes", options->routes, "route expression, e.g. '-O=[2|3] -f*=~'");
+    auto* routes_file = command->add_option("--routes-file", options->routes_file, "file holding a route expression");
+    routes->excludes(routes_file);
+    command->add_option("--search", options->mode, "fast | full | mixed (default: the spec's, else fast)");
+    command->add_flag("--count", options->count, "print only the exact number of candidates");
+    auto* limit = command->add_option("--limit", options->limit, "print at most N candidates");
+    command->add_flag("--json", options->json,
+                      "print {\"mode\",\"expression\",\"count\",\"candidates\"}; count is a decimal string");
+    command->add_flag("--include-unsafe", options->include_unsafe, "let globs match knobs tagged unsafe");
+    command->add_option("--adapter", options->adapter, "compiler adapter when there is no spec (default gcc)");
+    command->add_option("--compiler", options->compiler, "compiler executable whose knobs are discovered");
+    auto* base = command->add_option("--base", options->base, "base flags of the default route, one string split on whitespace");
+    command->add_option("--mixed-max-knobs", options->mixed_max_knobs, "knobs in mixed phase two (for its bound)");
+    command->callback([options, limit, base, &action] {
+        options->has_limit = limit->count() > 0;
+        options->has_base = base->count() > 0;
+        action = [options] { return run(*options); };
+    });
+}
+
+}  // namespace routetune::cli

@@ -1,0 +1,253 @@
+// GCC prints one option per line, "  OPTION<spaces/tabs>STATE". OPTION is `-fname`,
+// `-fname=`, `-fname=[a|b]`, `-fname=<lo,hi>`, `-fname=<number>` or `--param=name=...`;
+// STATE is [enabled], [disabled], the current value, [default], nothing, an alias target
+// (`-fexceptions`) or [available in LANG]. Each line becomes at most one knob; aliases and
+// options of other languages are skipped. A `-fname` bool and a `-fname=` value option of the
+// same name merge: a bounded value option (`-flifetime-dse=<0,2>`) already covers the bool;
+// otherwise they become one open enum whose values on/off select -fname/-fno-name and any
+// other value becomes -fname=VALUE. Target help ends with sections naming the values of
+// `-mname=` options; they turn open target options into bounded enums. Open options left
+// with neither values nor a default (`-mcpu=`, `-fpatchable-function-entry=`) are dropped:
+// nothing about them can be tuned.
+#include "knobs/adapters/gcc_help_parser.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <regex>
+
+namespace routetune {
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+    auto first = text.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    auto last = text.find_last_not_of(" \t\r");
+    return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        auto end = text.find('\n');
+        lines.push_back(text.substr(0, end));
+        if (end == std::string_view::npos) break;
+        text.remove_prefix(end + 1);
+    }
+    return lines;
+}
+
+std::vector<std::string> split_words(std::string_view text, std::string_view separators) {
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto end = text.find_first_of(separators, start);
+        if (end == std::string_view::npos) end = text.size();
+        if (end > start) words.emplace_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return words;
+}
+
+std::optional<std::int64_t> to_int(std::string_view text) {
+    std::int64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return value;
+}
+
+// One "  OPTION  STATE" line of the help output; nullopt for headers, blank and section lines.
+struct HelpLine {
+    std::string option;
+    std::string state;
+};
+
+std::optional<HelpLine> split_help_line(std::string_view line) {
+    if (line.size() < 3 || line[0] != ' ' || line[1] != ' ' || line[2] != '-') return std::nullopt;
+    line = trim(line);
+    auto end = line.find_first_of(" \t");
+    HelpLine parsed{std::string(line.substr(0, end)), ""};
+    if (end != std::string_view::npos) parsed.state = std::string(trim(line.substr(end)));
+    return parsed;
+}
+
+// Fills type, values/range and default of knob from the text after '=' and the state.
+void describe_value_option(Knob& knob, std::string_view spec, const std::string& state) {
+    bool state_known = !state.empty() && state != "[default]";
+    if (spec.size() >= 2 && spec.front() == '[' && spec.back() == ']') {
+        knob.type = KnobType::Enum;
+        knob.values = split_words(spec.substr(1, spec.size() - 2), "|");
+        if (state_known) knob.default_value = state;
+        return;
+    }
+    if (spec.size() >= 2 && spec.front() == '<' && spec.back() == '>') {
+        knob.type = KnobType::Int;
+        auto parts = split_words(spec.substr(1, spec.size() - 2), ",");
+        auto lo = parts.size() == 2 ? to_int(parts[0]) : std::nullopt;
+        auto hi = parts.size() == 2 ? to_int(parts[1]) : std::nullopt;
+        knob.bounded = lo && hi;
+        if (knob.bounded) {
+            knob.min = *lo;
+            knob.max = *hi;
+        }
+        auto value = to_int(state);
+        if (value && (!knob.bounded || (*value >= knob.min && *value <= knob.max))) {
+            knob.default_value = state;
+        } else if (value) {
+            knob.help = "the compiler's own default " + state + " lies outside the range (chosen by the compiler)";
+            knob.tags.push_back("default-outside-range");
+        }
+        return;
+    }
+    if (to_int(state)) {
+        knob.type = KnobType::Int;
+        knob.bounded = false;
+        knob.default_value = state;
+        return;
+    }
+    knob.type = KnobType::Enum;
+    knob.bounded = false;
+    if (state_known) knob.default_value = state;
+}
+
+// Parses the option lines of one help section; prefix is "-f", "-m" or "--param=".
+std::map<std::string, Knob> parse_options(std::string_view text, std::string_view prefix,
+                                          const std::string& tag) {
+    std::map<std::string, Knob> bools;
+    std::map<std::string, Knob> valued;
+    for (auto line : split_lines(text)) {
+        auto parsed = split_help_line(line);
+        if (!parsed || !parsed->option.starts_with(prefix)) continue;
+        const std::string& state = parsed->state;
+        bool alias = state.size() > 1 && state[0] == '-' && !std::isdigit(static_cast<unsigned char>(state[1]));
+        if (state.starts_with("[available") || alias) continue;
+        Knob knob;
+        knob.tags.push_back(tag);
+        std::string option = parsed->option;
+        auto eq = option.find('=', prefix.size());
+        if (prefix == "--param=") {
+            if (eq == std::string::npos) continue;
+            knob.name = "-param:" + option.substr(prefix.size(), eq - prefix.size());
+        } else {
+            knob.name = option.substr(0, eq);
+        }
+        if (!is_valid_knob_name(knob.name)) continue;
+        if (eq == std::string::npos) {
+            knob.type = KnobType::Bool;
+            knob.values = {"on", "off"};
+            if (state == "[enabled]") knob.default_value = "on";
+            if (state == "[disabled]") knob.default_value = "off";
+            bools[knob.name] = std::move(knob);
+        } else {
+            describe_value_option(knob, std::string_view(option).substr(eq + 1), state);
+            valued[knob.name] = std::move(knob);
+        }
+    }
+    for (auto& [name, knob] : valued) {
+        auto same = bools.find(name);
+        if (same == bools.end()) continue;
+        if (knob.bounded) {
+            bools.erase(same);
+            continue;
+        }
+        knob.type = KnobType::Enum;
+        knob.bounded = false;
+        knob.values = {"on", "off"};
+        knob.min = knob.max = 0;
+        knob.default_value = same->second.default_value;
+        bools.erase(same);
+    }
+    for (auto& [name, knob] : bools) {
+        bool negative = name.starts_with("-fno-") || name.starts_with("-mno-");
+        if (negative && (bools.count(name.substr(0, 2) + name.substr(5)) || valued.count(name.substr(0, 2) + name.substr(5)))) continue;
+        valued[name] = std::move(knob);
+    }
+    return valued;
+}
+
+std::vector<Knob> finish(std::map<std::string, Knob> knobs) {
+    std::vector<Knob> result;
+    for (auto& [name, knob] : knobs) {
+        bool open = knob.type == KnobType::Enum && !knob.bounded;
+        if (open && knob.values.empty() && knob.default_value.empty()) continue;
+        if (is_unsafe_gcc_knob(name)) knob.tags.push_back("unsafe");
+        result.push_back(std::move(knob));
+    }
+    return result;
+}
+
+}  // namespace
+
+std::vector<Knob> parse_gcc_optimizers(std::string_view text) {
+    return finish(parse_options(text, "-f", "optimizer"));
+}
+
+std::vector<Knob> parse_gcc_params(std::string_view text) {
+    auto knobs = parse_options(text, "--param=", "param");
+    for (auto& [name, knob] : knobs) {
+        if (knob.type == KnobType::Int && !knob.bounded) {
+            // Unranged params are UInteger options: GCC accepts 0..INT_MAX (probing checks).
+            knob.bounded = true;
+            knob.min = 0;
+            knob.max = 2147483647;
+            if (knob.default_value.starts_with("-")) {
+                // The -1 trap: "compiler decides" is printed as -1, which GCC rejects as input.
+                knob.help = "the compiler's own default " + knob.default_value + " lies outside the range (chosen by the compiler)";
+                knob.tags.push_back("default-outside-range");
+                knob.default_value.clear();
+            }
+        }
+    }
+    std::vector<Knob> result;
+    for (auto& [name, knob] : knobs) {
+        if (is_unsafe_gcc_knob(name)) knob.tags.push_back("unsafe");
+        result.push_back(std::move(knob));
+    }
+    return result;
+}
+
+std::vector<Knob> parse_gcc_target(std::string_view text) {
+    auto knobs = parse_options(text, "-m", "target");
+    static const std::regex option_in_header(R"((-m[A-Za-z0-9_.-]+)=)");
+    auto lines = split_lines(text);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::string header(trim(lines[i]));
+        if (header.empty() || header[0] == '-' || header.back() != ':') continue;
+        std::vector<std::string> values;
+        for (std::size_t j = i + 1; j < lines.size() && !trim(lines[j]).empty(); ++j) {
+            for (auto& word : split_words(lines[j], " \t\r")) values.push_back(word);
+        }
+        for (std::sregex_iterator it(header.begin(), header.end(), option_in_header), end; it != end; ++it) {
+            auto found = knobs.find((*it)[1].str());
+            if (found == knobs.end() || values.empty()) continue;
+            Knob& knob = found->second;
+            knob.type = KnobType::Enum;
+            knob.bounded = true;
+            knob.min = knob.max = 0;
+            knob.values = values;
+            bool cpu = knob.name == "-march" || knob.name == "-mtune";
+            if (cpu && std::find(values.begin(), values.end(), "native") == values.end()) {
+                knob.values.push_back("native");
+            }
+            if (std::find(knob.values.begin(), knob.values.end(), knob.default_value) == knob.values.end()) {
+                knob.default_value.clear();
+            }
+        }
+    }
+    return finish(std::move(knobs));
+}
+
+std::vector<std::string> parse_gcc_valid_arguments(std::string_view diagnostics) {
+    for (auto line : split_lines(diagnostics)) {
+        if (line.find("valid arguments to") == std::string_view::npos) continue;
+        auto are = line.find("are: ");
+        if (are == std::string_view::npos) continue;
+        return split_words(line.substr(are + 5), " \t\r");
+    }
+    return {};
+}
+
+}  // namespace routetune

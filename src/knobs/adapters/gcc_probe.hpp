@@ -1,0 +1,41 @@
+// Probing which knob values a GCC really accepts, by compiling a tiny program with them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "routetune/knob.hpp"
+
+namespace routetune {
+
+/// The outcome of one test compile.
+struct ProbeCompile {
+    bool accepted = false;     ///< the compiler exited 0
+    std::string diagnostics;   ///< its stderr
+};
+
+/// Compiles the tiny program with the base flags plus flags (an I/O boundary: tests fake it).
+using ProbeCompiler = std::function<ProbeCompile(const std::vector<std::string>& flags)>;
+
+/// What probing did.
+struct ProbeReport {
+    std::size_t compiles = 0;          ///< test compiles run
+    std::size_t rejected_values = 0;   ///< knob values removed or adjusted
+    std::size_t dropped_knobs = 0;     ///< knobs with no accepted value left
+};
+
+/// Which of flags compile: one compile for the whole batch, bisecting a failing batch down
+/// to the single flags that fail on their own (flags failing only together count as accepted).
+std::vector<bool> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
+                              std::size_t& compiles);
+
+/// Restricts knobs to what compile accepts: bool forms, enum values and int bounds are probed
+/// in batches (round k holds the k-th value of every enum); -march, -mtune and open enum params
+/// get their values from the compiler's "valid arguments" note for a bogus value; a rejected
+/// int bound moves one step inwards and is probed again; knobs left with no usable value are
+/// removed.
+ProbeReport probe_gcc_knobs(std::vector<Knob>& knobs, const ProbeCompiler& compile);
+
+}  // namespace routetune

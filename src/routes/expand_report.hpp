@@ -1,0 +1,41 @@
+// The `routetune expand` command as a library function over a catalog, so it can be tested
+// without a compiler (internal; src/cli/expand_command.cpp finds the catalog and calls it).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "routetune/big_count.hpp"
+#include "routetune/catalog.hpp"
+#include "routetune/expression.hpp"
+
+namespace routetune {
+
+/// What `routetune expand` was asked for.
+struct ExpandRequest {
+    std::string routes;                  ///< expression text (used when routes_file is empty)
+    std::string routes_source = "--routes";  ///< named in messages for routes
+    std::filesystem::path routes_file;   ///< an expression file, preferred over routes
+    std::string mode = "fast";           ///< fast | full | mixed
+    bool count_only = false;             ///< print only the exact count
+    std::optional<std::uint64_t> limit;  ///< print at most this many candidates
+    bool json = false;                   ///< print {"mode","expression","count","candidates"[,"phase_two_bound"]}
+    bool include_unsafe = false;         ///< globs also match unsafe knobs
+    int mixed_max_knobs = 4;             ///< for mixed: knobs in phase two, for its bound
+};
+
+/// Upper bound on mixed phase two: the product of the value counts of the max_knobs varying
+/// axes with the most values (0 when there is no varying axis or max_knobs < 1).
+BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs);
+
+/// Parses the request's expression against catalog and prints its candidates to out: one
+/// canonical route a line, the empty route as "(default)"; with count_only the exact count
+/// alone; for mixed, a last line "phase two: at most N candidates". In JSON the count and the
+/// bound are decimal strings (exact at any size) and the default route is "". Returns the
+/// exit code (0); throws UsageError for a bad expression or mode.
+int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostream& out);
+
+}  // namespace routetune

@@ -1,0 +1,138 @@
+// The expression parser: the lexer splits the text into tokens with positions; each token
+// is split at its first '=' into a knob name (or a glob) and a value spec, whose syntax is
+// checked before any knob is looked at. An explicit name must exist and take the spec, else
+// the token is an error. A glob takes every matching knob that takes the spec (unsafe knobs
+// only with include_unsafe) and skips the others; it is an error only when it matches no
+// knob, or when no matched knob takes the spec. Explicit names win over globs whatever the
+// order; among globs, a later one overrides an earlier one. Axes come out sorted by name.
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "routes/expression_lexer.hpp"
+#include "routes/value_spec.hpp"
+#include "routetune/error.hpp"
+#include "routetune/expression.hpp"
+
+namespace routetune {
+
+namespace {
+
+bool is_glob(std::string_view name) { return name.find_first_of("*?") != std::string_view::npos; }
+
+bool glob_match(std::string_view pattern, std::string_view name) {
+    std::size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;
+    while (n < name.size()) {
+        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+            ++p;
+            ++n;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            resume = n;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            n = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string text;
+    for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+void add_glob(const std::string& pattern, const ValueSpec& spec, const std::string& context, const Catalog& catalog,
+              const ExpressionOptions& options, const std::set<std::string>& explicit_names,
+              std::map<std::string, ValueList>& chosen) {
+    std::size_t matched = 0, taken = 0, unsafe_skipped = 0;
+    std::string first_error;
+    for (const auto& knob : catalog.knobs()) {
+        if (!glob_match(pattern, knob.name)) continue;
+        if (knob.has_tag("unsafe") && !options.include_unsafe) {
+            ++unsafe_skipped;
+            continue;
+        }
+        ++matched;
+        std::string error;
+        auto values = resolve_value_spec(spec, knob, error);
+        if (!values) {
+            if (first_error.empty()) first_error = error;
+            continue;
+        }
+        ++taken;
+        if (explicit_names.count(knob.name) == 0) chosen.insert_or_assign(knob.name, std::move(*values));
+    }
+    if (matched == 0)
+        throw UsageError(context + ": glob '" + pattern + "' matches no knob" +
+                         (unsafe_skipped != 0 ? " (" + std::to_string(unsafe_skipped) +
+                                                    " unsafe knobs match; --include-unsafe takes them)"
+                                              : std::string(" (`routetune knobs` lists the knob names)")));
+    if (taken == 0)
+        throw UsageError(context + ": glob '" + pattern + "' matches " + std::to_string(matched) +
+                         " knobs but none takes this value spec (first: " + first_error + ")");
+}
+
+Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalog& catalog,
+                        const ExpressionOptions& options) {
+    std::map<std::string, ValueList> chosen;
+    std::set<std::string> explicit_names;
+    Expression expression;
+    for (const auto& token : tokens) {
+        if (!expression.text.empty()) expression.text += ' ';
+        expression.text += token.text;
+        std::string context = token.where + ": token '" + token.text + "'";
+        auto eq = token.text.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError(context + ": expected NAME=VALUE (e.g. -O=[2|3], -funroll-loops=on, -f*=~)");
+        std::string name = token.text.substr(0, eq);
+        ValueSpec spec = parse_value_spec(std::string_view(token.text).substr(eq + 1), context);
+        if (name.find_first_of("[]|") != std::string::npos)
+            throw UsageError(context + ": '" + name + "' is not a knob name (it cannot contain '[', ']' or '|')");
+        if (is_glob(name)) {
+            add_glob(name, spec, context, catalog, options, explicit_names, chosen);
+            continue;
+        }
+        if (!is_valid_knob_name(name))
+            throw UsageError(context + ": '" + name + "' is not a knob name (knob names start with '-', e.g. -O)");
+        const Knob* knob = catalog.find(name);
+        if (knob == nullptr) {
+            auto closest = catalog.closest_names(name);
+            throw UsageError(context + ": unknown knob " + name +
+                             (closest.empty() ? std::string(" (the catalog is empty)") : " (closest: " + join(closest) + ")"));
+        }
+        if (!explicit_names.insert(name).second) throw UsageError(context + ": knob " + name + " is given twice");
+        std::string error;
+        auto values = resolve_value_spec(spec, *knob, error);
+        if (!values) throw UsageError(context + ": " + error);
+        chosen.insert_or_assign(name, std::move(*values));
+    }
+    for (auto& [name, values] : chosen) {
+        const Knob* knob = catalog.find(name);
+        std::string fallback = knob->type == KnobType::Int ? canonical_int(knob->default_value) : knob->default_value;
+        expression.axes.push_back(Axis{name, std::move(values), std::move(fallback)});
+    }
+    return expression;
+}
+
+}  // namespace
+
+Expression parse_expression(std::string_view text, const Catalog& catalog, const ExpressionOptions& options) {
+    return parse_tokens(lex_expression(text, options.source, false), catalog, options);
+}
+
+Expression parse_expression_file(const std::filesystem::path& file, const Catalog& catalog, ExpressionOptions options) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw UsageError("cannot read routes file '" + file.string() + "'");
+    std::ostringstream content;
+    content << in.rdbuf();
+    options.source = file.string();
+    return parse_tokens(lex_expression(content.str(), options.source, true), catalog, options);
+}
+
+}  // namespace routetune

@@ -1,0 +1,116 @@
+// fork + execve for run_process. posix_spawn cannot set an rlimit in the child, so this forks:
+// all strings and descriptors are prepared in the parent, and the child between fork and exec
+// only calls async-signal-safe functions (setpgid, sigprocmask, signal, dup2, chdir,
+// setrlimit, execve, write, _exit). A close-on-exec "error pipe" tells the parent whether the
+// exec happened: end-of-file means it did; otherwise the child writes which step failed and
+// its errno, which becomes the error text (the caller still reaps that child).
+#include "util/child_launch.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+extern char** environ;
+
+namespace routetune::detail {
+namespace {
+
+enum class FailedStep : int { Descriptors = 1, Chdir, MemoryLimit, Exec };
+
+struct ChildFailure {
+    FailedStep step;
+    int error_number;
+};
+
+[[noreturn]] void child_fail(int error_pipe, FailedStep step) {
+    ChildFailure failure{step, errno};
+    ssize_t ignored = write(error_pipe, &failure, sizeof failure);
+    (void)ignored;
+    _exit(127);
+}
+
+[[noreturn]] void run_child(const LaunchPlan& plan, char* const* argv, char* const* envp,
+                            int error_pipe) {
+    setpgid(0, 0);
+    sigset_t empty;
+    sigemptyset(&empty);
+    sigprocmask(SIG_SETMASK, &empty, nullptr);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGXFSZ}) signal(sig, SIG_DFL);
+    if (dup2(plan.stdin_fd, 0) < 0 || dup2(plan.stdout_fd, 1) < 0 || dup2(plan.stderr_fd, 2) < 0)
+        child_fail(error_pipe, FailedStep::Descriptors);
+    if (!plan.cwd.empty() && chdir(plan.cwd.c_str()) != 0) child_fail(error_pipe, FailedStep::Chdir);
+    if (plan.memory_limit_bytes > 0) {
+        rlimit limit{plan.memory_limit_bytes, plan.memory_limit_bytes};
+        if (setrlimit(RLIMIT_AS, &limit) != 0) child_fail(error_pipe, FailedStep::MemoryLimit);
+    }
+    execve(plan.program.c_str(), argv, envp);
+    child_fail(error_pipe, FailedStep::Exec);
+}
+
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+    std::vector<char*> result;
+    result.reserve(strings.size() + 1);
+    for (const std::string& s : strings) result.push_back(const_cast<char*>(s.c_str()));
+    result.push_back(nullptr);
+    return result;
+}
+
+std::string describe(const ChildFailure& failure, const LaunchPlan& plan) {
+    std::string reason = std::strerror(failure.error_number);
+    switch (failure.step) {
+        case FailedStep::Descriptors: return "cannot set up the child's descriptors: " + reason;
+        case FailedStep::Chdir: return "cannot change to folder '" + plan.cwd + "': " + reason;
+        case FailedStep::MemoryLimit: return "cannot set the memory limit: " + reason;
+        case FailedStep::Exec: break;
+    }
+    return "cannot execute '" + plan.program + "': " + reason;
+}
+
+}  // namespace
+
+std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overlay) {
+    std::vector<std::string> result;
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+        std::string_view text(*entry);
+        std::string_view name = text.substr(0, text.find('='));
+        if (overlay.count(std::string(name)) == 0) result.emplace_back(text);
+    }
+    for (const auto& [name, value] : overlay) result.push_back(name + "=" + value);
+    return result;
+}
+
+Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t)) {
+    std::vector<char*> argv = pointers(plan.argv);
+    std::vector<char*> envp = pointers(plan.envp);
+    int error_pipe[2];
+    if (pipe2(error_pipe, O_CLOEXEC) != 0)
+        return {-1, std::string("cannot create a pipe: ") + std::strerror(errno)};
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
+        close(error_pipe[0]);
+        close(error_pipe[1]);
+        return {-1, std::string("cannot fork: ") + std::strerror(saved)};
+    }
+    if (pid == 0) {
+        close(error_pipe[0]);
+        run_child(plan, argv.data(), envp.data(), error_pipe[1]);
+    }
+    setpgid(pid, pid);
+    on_started(pid);
+    close(error_pipe[1]);
+    ChildFailure failure{};
+    ssize_t got;
+    do {
+        got = read(error_pipe[0], &failure, sizeof failure);
+    } while (got < 0 && errno == EINTR);
+    close(error_pipe[0]);
+    if (got == static_cast<ssize_t>(sizeof failure)) return {pid, describe(failure, plan)};
+    return {pid, ""};
+}
+
+}  // namespace routetune::detail

@@ -1,0 +1,41 @@
+// Starting one child with fork + execve: everything the child needs is prepared before the
+// fork, so the child only makes async-signal-safe calls. Internal to process.cpp.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "util/process.hpp"
+
+namespace routetune::detail {
+
+/// A child about to be started: resolved program, argv/envp, and the descriptors it gets.
+struct LaunchPlan {
+    std::string program;             ///< passed to execve (absolute, or relative to cwd)
+    std::vector<std::string> argv;
+    std::vector<std::string> envp;   ///< "NAME=value" strings
+    std::string cwd;                 ///< empty: inherit
+    std::uint64_t memory_limit_bytes = 0;
+    int stdin_fd = -1;               ///< becomes the child's descriptor 0
+    int stdout_fd = -1;              ///< becomes descriptor 1
+    int stderr_fd = -1;              ///< becomes descriptor 2
+};
+
+/// A started child, or why it could not be started.
+struct Launched {
+    pid_t pid = -1;                  ///< the child and its process group; -1 when fork failed
+    std::string error;               ///< why it failed; a forked child that failed must be reaped
+};
+
+/// The inherited environment with overlay set on top, as "NAME=value" strings.
+std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overlay);
+
+/// Forks, puts the child in its own process group, applies cwd, the memory limit and the
+/// descriptors, and execs; returns once the exec succeeded or failed. on_started runs in the
+/// parent right after the fork, before the exec is confirmed.
+Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t));
+
+}  // namespace routetune::detail

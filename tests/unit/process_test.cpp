@@ -1,0 +1,327 @@
+// run_process against real child programs (/bin/sh as a child creates the behaviours; the
+// tool itself never runs a shell).
+#include "util/process.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace routetune {
+namespace {
+
+ProcessSpec shell(const std::string& script) {
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", script};
+    return spec;
+}
+
+std::filesystem::path scratch(const std::string& name) {
+    std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                   ("process_test_" + std::to_string(getpid()) + "_" + name);
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    return folder;
+}
+
+/// The state letter from /proc/PID/stat ('Z' for a zombie), or '?' when unreadable.
+char process_state(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    std::size_t paren = line.rfind(')');
+    return paren != std::string::npos && paren + 2 < line.size() ? line[paren + 2] : '?';
+}
+
+TEST(RunProcess, ExitCodeZeroSucceeds) {
+    ProcessSpec spec;
+    spec.argv = {"true"};
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::Exited);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_TRUE(result.succeeded());
+}
+
+TEST(RunProcess, NonZeroExitCode) {
+    ProcessResult result = run_process(shell("exit 42"));
+    EXPECT_EQ(result.outcome, ProcessOutcome::Exited);
+    EXPECT_EQ(result.exit_code, 42);
+    EXPECT_FALSE(result.succeeded());
+}
+
+TEST(RunProcess, CapturesStdoutAndStderrSeparately) {
+    ProcessResult result = run_process(shell("echo out; echo err >&2; echo more"));
+    EXPECT_EQ(result.out, "out\nmore\n");
+    EXPECT_EQ(result.err, "err\n");
+    EXPECT_FALSE(result.out_truncated);
+    EXPECT_FALSE(result.err_truncated);
+}
+
+TEST(RunProcess, ArgumentsAreNotInterpretedByAShell) {
+    ProcessSpec spec;
+    spec.argv = {"/bin/echo", "$HOME", "a;b", "`x`", "*"};
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.out, "$HOME a;b `x` *\n");
+}
+
+TEST(RunProcess, SignalIsReported) {
+    ProcessResult result = run_process(shell("kill -SEGV $$"));
+    EXPECT_EQ(result.outcome, ProcessOutcome::Signaled);
+    EXPECT_EQ(result.signal, SIGSEGV);
+    EXPECT_FALSE(result.succeeded());
+}
+
+TEST(RunProcess, TimeoutKillsTheWholeGroupIncludingGrandchildren) {
+    ProcessSpec spec = shell("sleep 100 & sleep 100");
+    spec.timeout_s = 0.5;
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::TimedOut);
+    EXPECT_LT(result.wall_s, 30.0);
+    EXPECT_GE(result.wall_s, 0.5);
+}
+
+TEST(RunProcess, BackgroundGrandchildHoldingThePipeDoesNotHangUs) {
+    ProcessSpec spec = shell("sleep 100 & echo done");
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::Exited);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "done\n");
+    EXPECT_LT(result.wall_s, 30.0);
+}
+
+TEST(RunProcess, BackgroundGrandchildIsKilledAfterTheChildExits) {
+    std::filesystem::path folder = scratch("grandchild");
+    std::filesystem::path pid_file = folder / "pid";
+    ProcessResult result = run_process(shell("sleep 100 & echo $! > '" + pid_file.string() + "'"));
+    ASSERT_TRUE(result.succeeded());
+    std::ifstream in(pid_file);
+    pid_t grandchild = 0;
+    in >> grandchild;
+    ASSERT_GT(grandchild, 0);
+    bool gone = false;
+    for (int i = 0; i < 500 && !gone; ++i) {
+        gone = kill(grandchild, 0) != 0 || process_state(grandchild) == 'Z';
+        if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(gone);
+    std::filesystem::remove_all(folder);
+}
+
+TEST(RunProcess, OutputCapKeepsTheFirstBytesAndDrainsTheRest) {
+    ProcessSpec spec = shell("i=0; while [ $i -lt 3000 ]; do echo 0123456789abcdefghijklmnopqrstuvwxyz; "
+                             "i=$((i+1)); done; echo tail >&2");
+    spec.output_cap = 100;
+    ProcessResult result = run_process(spec);
+    EXPECT_TRUE(result.succeeded());
+    EXPECT_EQ(result.out.size(), 100u);
+    EXPECT_EQ(result.out.substr(0, 37), "0123456789abcdefghijklmnopqrstuvwxyz\n");
+    EXPECT_TRUE(result.out_truncated);
+    EXPECT_EQ(result.err, "tail\n");
+    EXPECT_FALSE(result.err_truncated);
+}
+
+TEST(RunProcess, MissingProgramIsASpawnFailure) {
+    ProcessSpec spec;
+    spec.argv = {"routetune-no-such-program-xyz"};
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::SpawnFailed);
+    EXPECT_NE(result.error.find("routetune-no-such-program-xyz"), std::string::npos);
+}
+
+TEST(RunProcess, MissingAbsoluteProgramIsASpawnFailure) {
+    ProcessSpec spec;
+    spec.argv = {"/nonexistent/routetune/prog"};
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::SpawnFailed);
+    EXPECT_NE(result.error.find("No such file"), std::string::npos) << result.error;
+}
+
+TEST(RunProcess, EmptyArgvIsASpawnFailure) {
+    ProcessResult result = run_process(ProcessSpec{});
+    EXPECT_EQ(result.outcome, ProcessOutcome::SpawnFailed);
+    EXPECT_FALSE(result.error.empty());
+}
+
+TEST(RunProcess, MissingWorkingFolderIsASpawnFailure) {
+    ProcessSpec spec;
+    spec.argv = {"true"};
+    spec.cwd = "/nonexistent/routetune/folder";
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::SpawnFailed);
+    EXPECT_NE(result.error.find("/nonexistent/routetune/folder"), std::string::npos);
+}
+
+TEST(RunProcess, MemoryLimitMakesABigAllocationFail) {
+    if (find_executable("python3").empty()) GTEST_SKIP() << "python3 not found";
+    ProcessSpec spec;
+    spec.argv = {"python3", "-c", "b = bytearray(256 * 1024 * 1024); print(len(b))"};
+    ProcessResult unlimited = run_process(spec);
+    ASSERT_TRUE(unlimited.succeeded()) << unlimited.err;
+    spec.memory_limit_bytes = 160ull * 1024 * 1024;
+    ProcessResult limited = run_process(spec);
+    EXPECT_EQ(limited.outcome, ProcessOutcome::Exited);
+    EXPECT_NE(limited.exit_code, 0);
+    EXPECT_NE(limited.err.find("MemoryError"), std::string::npos) << limited.err;
+}
+
+TEST(RunProcess, EnvironmentOverlayIsApplied) {
+    ProcessSpec spec = shell("echo \"$ROUTETUNE_TEST_VAR:$HOME\"");
+    spec.env["ROUTETUNE_TEST_VAR"] = "hello world";
+    spec.env["HOME"] = "/overridden";
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.out, "hello world:/overridden\n");
+}
+
+TEST(RunProcess, InheritsTheEnvironment) {
+    setenv("ROUTETUNE_INHERITED", "yes", 1);
+    ProcessResult result = run_process(shell("echo $ROUTETUNE_INHERITED"));
+    EXPECT_EQ(result.out, "yes\n");
+}
+
+TEST(RunProcess, WorkingFolderIsApplied) {
+    std::filesystem::path folder = scratch("cwd");
+    ProcessSpec spec;
+    spec.argv = {"pwd", "-P"};
+    spec.cwd = folder;
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.out, std::filesystem::canonical(folder).string() + "\n");
+    std::filesystem::remove_all(folder);
+}
+
+TEST(RunProcess, RelativeProgramIsResolvedInTheWorkingFolder) {
+    std::filesystem::path folder = scratch("relative");
+    {
+        std::ofstream script(folder / "hello.sh");
+        script << "#!/bin/sh\necho relative-ok\n";
+    }
+    std::filesystem::permissions(folder / "hello.sh", std::filesystem::perms::owner_all);
+    ProcessSpec spec;
+    spec.argv = {"./hello.sh"};
+    spec.cwd = folder;
+    EXPECT_EQ(run_process(spec).out, "relative-ok\n");
+    std::filesystem::remove_all(folder);
+}
+
+TEST(RunProcess, StdinDataIsWrittenThenClosed) {
+    ProcessSpec spec;
+    spec.argv = {"cat"};
+    spec.stdin_data = "line one\nline two\n";
+    ProcessResult result = run_process(spec);
+    EXPECT_TRUE(result.succeeded());
+    EXPECT_EQ(result.out, "line one\nline two\n");
+}
+
+TEST(RunProcess, LargeStdinRoundTripsWithoutDeadlock) {
+    ProcessSpec spec;
+    spec.argv = {"cat"};
+    spec.stdin_data = std::string(3 << 20, 'x');
+    spec.output_cap = 4 << 20;
+    ProcessResult result = run_process(spec);
+    EXPECT_TRUE(result.succeeded());
+    EXPECT_EQ(result.out.size(), spec.stdin_data.size());
+}
+
+TEST(RunProcess, ChildIgnoringStdinDoesNotKillUs) {
+    ProcessSpec spec;
+    spec.argv = {"true"};
+    spec.stdin_data = std::string(1 << 20, 'x');
+    ProcessResult result = run_process(spec);
+    EXPECT_TRUE(result.succeeded());
+}
+
+TEST(RunProcess, NoStdinDataMeansEndOfFile) {
+    ProcessSpec spec;
+    spec.argv = {"cat"};
+    ProcessResult result = run_process(spec);
+    EXPECT_TRUE(result.succeeded());
+    EXPECT_EQ(result.out, "");
+}
+
+TEST(RunProcess, StdoutToFile) {
+    std::filesystem::path folder = scratch("stdout_file");
+    ProcessSpec spec = shell("echo to-file; echo to-err >&2");
+    spec.stdout_file = folder / "out.txt";
+    ProcessResult result = run_process(spec);
+    EXPECT_TRUE(result.succeeded());
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err, "to-err\n");
+    std::ifstream in(spec.stdout_file);
+    std::stringstream content;
+    content << in.rdbuf();
+    EXPECT_EQ(content.str(), "to-file\n");
+    std::filesystem::remove_all(folder);
+}
+
+TEST(RunProcess, ChildRunsInItsOwnProcessGroup) {
+    ProcessResult result = run_process(shell("ps -o pgid= -p $$ | tr -d ' '; echo $$"));
+    ASSERT_TRUE(result.succeeded()) << result.err;
+    std::istringstream lines(result.out);
+    std::string pgid, pid;
+    lines >> pgid >> pid;
+    EXPECT_EQ(pgid, pid);
+}
+
+TEST(RunProcess, KillRunningProcessesEndsLiveGroups) {
+    ProcessResult result;
+    std::thread runner([&] {
+        ProcessSpec spec = shell("sleep 100 & sleep 100");
+        result = run_process(spec);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill_running_processes();
+    runner.join();
+    EXPECT_EQ(result.outcome, ProcessOutcome::Signaled);
+    EXPECT_EQ(result.signal, SIGKILL);
+}
+
+TEST(RunProcess, SeveralThreadsAtOnce) {
+    std::vector<ProcessResult> results(8);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        threads.emplace_back([&results, i] { results[i] = run_process(shell("echo " + std::to_string(i))); });
+    }
+    for (std::thread& t : threads) t.join();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        EXPECT_TRUE(results[i].succeeded());
+        EXPECT_EQ(results[i].out, std::to_string(i) + "\n");
+    }
+}
+
+TEST(RunProcess, LeavesNoDescriptorsOpen) {
+    auto count_descriptors = [] {
+        return std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                             std::filesystem::directory_iterator{});
+    };
+    auto before = count_descriptors();
+    ProcessSpec spec = shell("echo x; echo y >&2; sleep 100 & exit 3");
+    spec.stdin_data = "input";
+    run_process(spec);
+    spec.timeout_s = 0.05;
+    spec.argv = {"sleep", "10"};
+    run_process(spec);
+    spec.argv = {"routetune-no-such-program-xyz"};
+    run_process(spec);
+    EXPECT_EQ(count_descriptors(), before);
+}
+
+TEST(FindExecutable, SearchesPath) {
+    std::filesystem::path sh = find_executable("sh");
+    ASSERT_FALSE(sh.empty());
+    EXPECT_TRUE(sh.is_absolute());
+    EXPECT_EQ(sh.filename(), "sh");
+}
+
+TEST(FindExecutable, MissingOrNotExecutable) {
+    EXPECT_TRUE(find_executable("routetune-no-such-program-xyz").empty());
+    EXPECT_TRUE(find_executable("/etc/passwd").empty());
+    EXPECT_TRUE(find_executable("/tmp").empty());
+    EXPECT_TRUE(find_executable("").empty());
+    EXPECT_EQ(find_executable("/bin/sh"), std::filesystem::path("/bin/sh"));
+}
+
+}  // namespace
+}  // namespace routetune

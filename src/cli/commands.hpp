@@ -13,5 +13,7 @@ using Action = std::function<int()>;
 void add_knobs_command(CLI::App& app, Action& action);
 /// Registers `expand` on app; stores its action in action.
 void add_expand_command(CLI::App& app, Action& action);
+/// Registers `inspect` on app; stores its action in action.
+void add_inspect_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     routetune::cli::add_knobs_command(app, action);
     routetune::cli::add_expand_command(app, action);
     routetune::cli::add_inspect_command(app, action);
+    routetune::cli::add_simulate_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -89,6 +90,7 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
 
 SimulationReport simulate_recorded(std::string_view strategy, const Expression& expression,
                                    const std::vector<Observation>& record, const SimulationOptions& options) {
+    make_strategy(strategy, expression, {});
     SearchSpace space(expression);
     std::unordered_map<Point, Observation, PointHash> by_point;
     for (const Observation& obs : record)
@@ -110,6 +112,32 @@ SimulationReport simulate_recorded(std::string_view strategy, const Expression& 
         return obs;
     };
     return simulate(strategy, expression, oracle, reference->second.median_s / best, options);
+}
+
+Expression expression_from_record(const std::vector<Observation>& record) {
+    std::map<std::string, std::vector<std::string>> seen;
+    std::map<std::string, std::size_t> routes_with;
+    for (const Observation& obs : record)
+        for (const auto& [knob, value] : obs.route.assignments()) {
+            auto& values = seen[knob];
+            if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+            ++routes_with[knob];
+        }
+    Expression expression;
+    for (auto& [knob, values] : seen) {
+        Axis axis;
+        axis.knob = knob;
+        if (routes_with[knob] < record.size()) {
+            values.push_back(kRecordDefault);
+            axis.default_value = kRecordDefault;
+        }
+        axis.values = ValueList::of(values);
+        expression.text += (expression.text.empty() ? "" : " ") + knob + "=[";
+        for (std::size_t i = 0; i < values.size(); ++i) expression.text += (i ? "|" : "") + values[i];
+        expression.text += "]";
+        expression.axes.push_back(std::move(axis));
+    }
+    return expression;
 }
 
 std::string simulation_summary(const SimulationReport& report) {

@@ -58,6 +58,14 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
 SimulationReport simulate_recorded(std::string_view strategy, const Expression& expression,
                                    const std::vector<Observation>& record, const SimulationOptions& options);
 
+/// The stand-in value of expression_from_record for "the knob left at its default".
+inline constexpr const char* kRecordDefault = "(default)";
+
+/// An expression covering what a record holds when its own expression cannot be parsed (no
+/// spec or compiler at hand): one axis per knob seen, over the values seen; a knob that some
+/// recorded route leaves unset also takes kRecordDefault, its default (routes leave it unset).
+Expression expression_from_record(const std::vector<Observation>& record);
+
 /// The report as a short human-readable text (summary and the curve at a few budgets).
 std::string simulation_summary(const SimulationReport& report);
 

@@ -135,3 +135,25 @@ TEST(SyntheticLandscape, IsAPureFunctionOfOptionsAndRoute) {
 
 }  // namespace
 }  // namespace routetune
+
+namespace routetune {
+namespace {
+
+TEST(ExpressionFromRecord, KnobsLeftUnsetSomewhereVaryOverTheirDefault) {
+    std::vector<Observation> rec = {ok("-z=1", 1.0), ok("-a=on -z=1", 0.5), ok("-b=x -z=1", 0.9), ok("-b=y -z=1", 0.9)};
+    Expression e = expression_from_record(rec);
+    EXPECT_EQ(e.text, "-a=[on|(default)] -b=[x|y|(default)] -z=[1]");
+    SearchSpace space(e);
+    EXPECT_EQ(space.dimensions(), 2u);
+    EXPECT_EQ(space.route(space.baseline()).to_string(), "-z=1");
+    SimulationOptions options;
+    options.budget = 10;
+    SimulationReport report = simulate_recorded("mixed", e, rec, options);
+    // Phase two proposes -a=on -b=x and -a=on -b=y: absent from the record, spent, unknown.
+    EXPECT_EQ(report.runs[0].best_speedup, (std::vector<double>{1.0, 2.0, 2.0, 2.0, 2.0, 2.0}));
+    EXPECT_TRUE(report.runs[0].strategy_finished);
+    EXPECT_THROW(simulate_recorded("annealing", e, rec, options), UsageError);
+}
+
+}  // namespace
+}  // namespace routetune

@@ -21,5 +21,7 @@ void add_build_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
 /// Registers `inspect` on app; stores its action in action.
 void add_inspect_command(CLI::App& app, Action& action);
+/// Registers `simulate` on app; stores its action in action.
+void add_simulate_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

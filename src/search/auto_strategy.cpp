@@ -10,7 +10,7 @@
 // additive Bayesian model of log time over knob values with an adaptive sparsity prior
 // (AdditiveModel) and a group-testing feasibility model (FeasibilityModel) are fitted to all
 // finished evaluations. The best route so far first takes every change the model is
-// confident about (posterior mean gain of 1% or more, P(feasible) of 0.9 or more): this is
+// confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more): this is
 // how the values of several good groups are combined at once. Then a posterior draw of the
 // effects (Thompson sampling: exploration where the model is unsure) adds at most four more
 // changes, greedily while P(feasible) x predicted gain - P(failure) x the cost of a wasted
@@ -35,7 +35,7 @@ namespace {
 constexpr std::uint64_t kEnumerateBelow = 32;
 constexpr std::size_t kMaxChanges = 4;
 constexpr std::size_t kDraws = 16;
-constexpr double kConfidentGain = 0.01;      // exploit: predicted gain of at least 1%
+constexpr double kConfidentGain = 0.005;     // exploit: predicted gain of at least 0.5%
 constexpr double kConfidentFeasible = 0.9;  // and P(feasible) of at least 0.9
 constexpr double kPriorSd = 0.05;           // prior sd of a value's log effect
 constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2% gain is worth

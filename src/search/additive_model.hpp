@@ -25,6 +25,7 @@ public:
 
 private:
     Effects combine(const std::vector<double>& prior, const std::vector<double>& residual) const;
+    void factorise();
 
     const SearchSpace& space_;
     std::vector<std::size_t> offset_;             // first feature of each dimension
@@ -33,6 +34,7 @@ private:
     std::vector<double> y_, noise_var_;
     std::vector<double> chol_;                    // lower Cholesky factor of the row Gram matrix
     double prior_var_;
+    std::vector<double> prior_;                   // prior variance of each feature
 };
 
 }  // namespace routetune

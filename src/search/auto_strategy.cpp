@@ -1,19 +1,23 @@
 // auto, the default for large spaces. Why it works this way: fast spends one build per knob
 // value, so any plan that screens knobs one at a time cannot finish in a fraction of fast's
-// builds. In practice a few knobs carry nearly all of the gain and a few values break the
-// build or the accuracy, so auto (1) builds the baseline; (2) screens the knobs known to
-// dominate (optimisation level, target ISA) one value at a time, since their large effects
-// would mask everything else in a group; (3) screens all other knobs in groups: a seeded
-// shuffle of the knobs, cut into groups of about sqrt(knobs) (at most 12), each knob set to
-// one random non-default value, so one build tests many values; (4) then searches
-// model-guided: an additive Bayesian model of log time over knob values (AdditiveModel) and
-// a group-testing feasibility model (FeasibilityModel) are fitted to every finished
-// evaluation; a posterior draw of the effects (Thompson sampling: exploration where the
-// model is unsure) proposes the changes to the best route so far, added greedily while
-// P(feasible) x predicted gain - P(failure) x the cost of a wasted build grows, at most six
-// at once; when the draws only repeat
-// observed routes, random neighbours of the best route that the feasibility model does not
-// rule out are tried. Small spaces (32 points or fewer) are simply enumerated. Draws are seeded by (seed, observations so far).
+// builds. In practice a few knob values carry nearly all of the gain (and their interactions
+// matter), a few slow the workload down, and a few break the build or the accuracy. So auto
+// (1) builds the baseline; (2) screens the knobs known to dominate (optimisation level,
+// target ISA) one value at a time, since their large effects would mask everything else in a
+// group; (3) screens all other knobs in groups: a seeded shuffle of the knobs cut into groups
+// of about sqrt(knobs) (at most 12), each knob set to one random non-default value, so one
+// build tests many values; (4) then searches model-guided, one proposal per observation: an
+// additive Bayesian model of log time over knob values with an adaptive sparsity prior
+// (AdditiveModel) and a group-testing feasibility model (FeasibilityModel) are fitted to all
+// finished evaluations. The best route so far first takes every change the model is
+// confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more): this is
+// how the values of several good groups are combined at once. Then a posterior draw of the
+// effects (Thompson sampling: exploration where the model is unsure) adds at most four more
+// changes, greedily while P(feasible) x predicted gain - P(failure) x the cost of a wasted
+// build grows; half of the draws start from the best route itself instead. When the draws
+// only repeat observed routes, random neighbours of the best route that the feasibility
+// model does not rule out are tried. Small spaces (32 points or fewer) are enumerated.
+// Draws are seeded by (seed, observations so far), so --continue replays them.
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
@@ -29,8 +33,11 @@ namespace routetune {
 namespace {
 
 constexpr std::uint64_t kEnumerateBelow = 32;
-constexpr std::size_t kMaxChanges = 6;
+constexpr std::size_t kMaxChanges = 4;
 constexpr std::size_t kDraws = 16;
+constexpr double kConfidentGain = 0.005;     // exploit: predicted gain of at least 0.5%
+constexpr double kConfidentFeasible = 0.9;  // and P(feasible) of at least 0.9
+constexpr double kPriorSd = 0.05;           // prior sd of a value's log effect
 constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2% gain is worth
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
 
@@ -63,14 +70,16 @@ public:
         if (!out.empty()) return out;
         const Observation* reference = taken.finished_observation(space_.baseline());
         if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
-        AdditiveModel model(space_, taken, reference->median_s);
+        AdditiveModel model(space_, taken, reference->median_s, kPriorSd);
         FeasibilityModel feasibility(space_, taken);
         Point incumbent = best_point(taken);
+        Effects mean = model.mean();
         SearchRng rng(options_.seed, 0x6175746fULL + taken.taken.size());
         for (std::size_t slot = 0; slot < max_count; ++slot) {
             bool found = false;
+            Point start = exploit(incumbent, mean, feasibility);
             for (std::size_t draw = 0; draw < kDraws && !found; ++draw)
-                found = accept(construct(incumbent, model.sample(rng), feasibility));
+                found = accept(construct(draw < kDraws / 2 ? start : incumbent, model.sample(rng), feasibility));
             double floor = 0.5 * feasibility.route(incumbent);
             for (std::size_t i = 0; i < 512 && !found; ++i) {
                 Point point = neighbour(incumbent, rng, 1 + i / 64);
@@ -109,8 +118,7 @@ private:
         }
         SearchRng rng(options_.seed, 0x73637265656eULL);
         for (std::size_t i = grouped.size(); i > 1; --i) std::swap(grouped[i - 1], grouped[rng.below(i)]);
-        std::size_t group = std::clamp<std::size_t>(
-            static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(space_.dimensions())))), 2, 12);
+        std::size_t group = group_size();
         for (std::size_t start = 0; start < grouped.size(); start += group) {
             Point point = space_.baseline();
             for (std::size_t k = start; k < std::min(start + group, grouped.size()); ++k) {
@@ -152,6 +160,27 @@ private:
             gain -= move.delta;
             utility = utility_next;
             p = p_next;
+        }
+        return point;
+    }
+
+    std::size_t group_size() const {
+        return std::clamp<std::size_t>(
+            static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(space_.dimensions())))), 2, 12);
+    }
+
+    Point exploit(Point point, const Effects& mean, const FeasibilityModel& feasibility) const {
+        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
+            std::uint32_t best = point[d];
+            double best_delta = -kConfidentGain;
+            for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
+                double delta = mean[d][c] - mean[d][point[d]];
+                if (c != point[d] && delta < best_delta && feasibility.value(d, c) >= kConfidentFeasible) {
+                    best = c;
+                    best_delta = delta;
+                }
+            }
+            point[d] = best;
         }
         return point;
     }

@@ -1,8 +1,9 @@
 // Knobs are named -k000, -k001, ...; a bool knob defaults to off (or on, one in four), an
-// enum knob to its first value v0. A share of the non-default values get a small random log
-// effect (most knobs do not touch a given workload);
-// a few chosen values get a strong speed-up or slowdown; a few value pairs add an extra log
-// effect when both are set; some values (and a few pairs) fail with a fixed status, and a few
+// enum knob to its first value v0. A few non-default values get a small random log effect,
+// below the noise (most knobs do not touch a given workload at all);
+// a few chosen values get a strong speed-up or slowdown; a few pairs of those values add an
+// extra log effect when both are set (knobs that matter interact; a synergy between two
+// knobs that do nothing alone would be a needle no search could be asked to find); some values (and a few pairs) fail with a fixed status, and a few
 // fast values are inaccurate (the realistic trap). A route's time is the base time times the
 // exponential of its summed effects; the measured median adds log-normal noise derived from
 // the route's text and the seed, so the landscape is a pure function of (options, route).
@@ -50,8 +51,9 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
         expression_.text += (expression_.text.empty() ? "" : " ") + axis.knob + "=~";
         expression_.axes.push_back(std::move(axis));
     }
-    for (const auto& value : values)
-        effect_[value] = rng.unit() < options.small_effect_share ? options.small_effect_sd * rng.normal() : 0.0;
+    for (const auto& value : values) effect_[value] = 0.0;
+    for (std::size_t i = 0; i < options.small_effects && !values.empty(); ++i)
+        effect_[values[rng.below(values.size())]] = options.small_effect_sd * rng.normal();
     auto pick = [&]() {
         for (int tries = 0; tries < 1000; ++tries) {
             const auto& value = values[rng.below(values.size())];
@@ -59,8 +61,15 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
         }
         return values[rng.below(values.size())];
     };
-    for (std::size_t i = 0; i < options.strong; ++i) effect_[pick()] = -(0.05 + 0.2 * rng.unit());
-    for (std::size_t i = 0; i < options.harmful; ++i) effect_[pick()] = std::log(1.05 + 0.95 * rng.unit());
+    std::vector<std::pair<std::string, std::string>> mattering;  // values with a main effect
+    for (std::size_t i = 0; i < options.strong; ++i) {
+        mattering.push_back(pick());
+        effect_[mattering.back()] = -(0.05 + 0.2 * rng.unit());
+    }
+    for (std::size_t i = 0; i < options.harmful; ++i) {
+        mattering.push_back(pick());
+        effect_[mattering.back()] = std::log(1.05 + 0.95 * rng.unit());
+    }
     for (std::size_t i = 0; i < options.inaccurate; ++i) {
         auto value = pick();
         effect_[value] = -(0.1 + 0.2 * rng.unit());
@@ -69,14 +78,16 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
     std::size_t failing = static_cast<std::size_t>(std::lround(options.failing_rate * values.size()));
     constexpr Status kFailures[] = {Status::BuildFailed, Status::RunCrashed, Status::BuildCrashed, Status::RunFailed};
     for (std::size_t i = 0; i < failing; ++i) failing_[pick()] = kFailures[rng.below(4)];
-    auto pair = [&](double log_effect) {
-        auto a = pick(), b = pick();
-        while (b.first == a.first) b = pick();
+    auto pair = [&](const auto& draw, double log_effect) {
+        auto a = draw(), b = draw();
+        for (int tries = 0; tries < 100 && b.first == a.first; ++tries) b = draw();
         return Rule{a.first, a.second, b.first, b.second, log_effect};
     };
+    auto any = [&]() { return pick(); };
+    auto main_effect = [&]() { return mattering.empty() ? pick() : mattering[rng.below(mattering.size())]; };
     for (std::size_t i = 0; i < options.pairs; ++i)
-        interactions_.push_back(pair((rng.below(2) == 0 ? -1.0 : 1.0) * (0.03 + 0.09 * rng.unit())));
-    for (std::size_t i = 0; i < options.failing_pairs; ++i) failing_pairs_.push_back(pair(0));
+        interactions_.push_back(pair(main_effect, (rng.below(2) == 0 ? -1.0 : 1.0) * (0.03 + 0.09 * rng.unit())));
+    for (std::size_t i = 0; i < options.failing_pairs; ++i) failing_pairs_.push_back(pair(any, 0));
 }
 
 double SyntheticLandscape::true_time(const Route& route) const {
@@ -137,26 +148,49 @@ Observation SyntheticLandscape::evaluate(const Route& route) const {
 
 Route SyntheticLandscape::best_route() const {
     SearchSpace space(expression_);
-    Point point = space.baseline();
     auto time_of = [&](const Point& p) { return true_time(space.route(p)); };
-    double best = time_of(point);
-    bool improved = true;
-    while (improved) {
-        improved = false;
-        for (std::size_t d = 0; d < space.dimensions(); ++d)
-            for (std::uint32_t c = 0; c < space.choices(d); ++c) {
-                if (c == point[d]) continue;
-                Point next = point;
-                next[d] = c;
-                double t = time_of(next);
-                if (t < best * (1 - 1e-12)) {
-                    best = t;
-                    point = next;
-                    improved = true;
-                }
+    auto descend = [&](Point point) {
+        double best = time_of(point);
+        bool improved = true;
+        auto consider = [&](const Point& next) {
+            double t = time_of(next);
+            if (t < best * (1 - 1e-12)) {
+                best = t;
+                point = next;
+                improved = true;
             }
+        };
+        while (improved) {
+            improved = false;
+            for (std::size_t d = 0; d < space.dimensions(); ++d)
+                for (std::uint32_t c = 0; c < space.choices(d); ++c)
+                    if (c != point[d]) {
+                        Point next = point;
+                        next[d] = c;
+                        consider(next);
+                    }
+            for (const Rule& rule : interactions_) {
+                Route route = space.route(point);
+                route.set(rule.knob_a, rule.value_a);
+                route.set(rule.knob_b, rule.value_b);
+                if (auto next = space.point(route)) consider(*next);
+            }
+        }
+        return std::make_pair(best, point);
+    };
+    Point greedy = space.baseline();
+    for (std::size_t d = 0; d < space.dimensions(); ++d) {
+        double best = time_of(greedy);
+        for (std::uint32_t c = 1; c < space.choices(d); ++c) {
+            Point single = space.baseline();
+            single[d] = c;
+            double t = time_of(single);
+            if (t < best) best = t, greedy[d] = c;
+        }
     }
-    return space.route(point);
+    auto from_baseline = descend(space.baseline());
+    auto from_greedy = descend(greedy);
+    return space.route(from_greedy.first < from_baseline.first ? from_greedy.second : from_baseline.second);
 }
 
 double SyntheticLandscape::best_speedup() const { return options_.base_time_s / true_time(best_route()); }

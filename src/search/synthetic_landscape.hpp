@@ -19,12 +19,12 @@ struct LandscapeOptions {
     std::uint64_t seed = 1;
     std::size_t strong = 5;          ///< values that speed the workload up by 5-25%
     std::size_t harmful = 8;         ///< values that slow it down by 5-100%
-    std::size_t pairs = 8;           ///< pairwise interactions (synergies and conflicts), +-3-12%
+    std::size_t pairs = 8;           ///< interactions of strong/harmful values, +-3-12%
     double failing_rate = 0.04;      ///< share of non-default values that fail the build or run
     std::size_t inaccurate = 2;      ///< values that are fast (10-30%) but inaccurate
     std::size_t failing_pairs = 2;   ///< value pairs that fail together only
-    double small_effect_share = 0.3; ///< share of the other values with a small effect
-    double small_effect_sd = 0.003;  ///< their log effect ~ N(0, sd)
+    std::size_t small_effects = 20;  ///< other values with a small effect
+    double small_effect_sd = 0.003;  ///< its log effect ~ N(0, sd)
     double noise_sd = 0.01;          ///< log noise of a measured median
     double base_time_s = 1.0;        ///< the default route's true time
 };
@@ -40,8 +40,9 @@ public:
     Observation evaluate(const Route& route) const;
     /// The noiseless time of route, or infinity when it fails.
     double true_time(const Route& route) const;
-    /// The best route found by coordinate descent on noiseless times from the best
-    /// per-knob values: a good stand-in for the optimum.
+    /// The better of two coordinate descents on noiseless times (single-knob moves and the
+    /// interacting pairs), from the baseline and from every knob's best single value: a good
+    /// stand-in for the optimum.
     Route best_route() const;
     /// Noiseless speedup of best_route() over the default route.
     double best_speedup() const;

@@ -45,7 +45,9 @@ struct TimingSpec {
     int warmup = 1;
     int repeats = 7;
     double min_gain = 0.02;               ///< a winner must be this much faster, with confidence
-    int confirm_rounds = 5;               ///< interleaved A B A B rounds in the confirmation
+    std::string reported_list = "median"; ///< a reported list: "median" = one sample per run,
+                                          ///< "samples" = each value a sample (the program's own repeats)
+    int confirm_rounds = 10;              ///< interleaved A B A B rounds in the confirmation
     int confirm_top = 3;                  ///< candidates re-measured in the confirmation
 };
 

@@ -79,7 +79,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
                 if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
                 continue;
             }
-            if (round >= 0) samples[i].push_back(*sample);
+            if (round >= 0) samples[i].insert(samples[i].end(), sample->begin(), sample->end());
         }
         if (!alive[0]) break;
     }

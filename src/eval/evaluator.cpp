@@ -66,6 +66,17 @@ std::string last_line(const std::string& log) {
     return ": " + log.substr(start, std::min<std::size_t>(end + 1 - start, 200));
 }
 
+// The round's samples: the cases' samples added index by index (as long as the shortest).
+std::vector<double> add_cases(const std::vector<std::vector<double>>& per_case) {
+    std::size_t length = per_case.empty() ? 0 : per_case.front().size();
+    for (const auto& samples : per_case) length = std::min(length, samples.size());
+    std::vector<double> sums(length, 0.0);
+    for (const auto& samples : per_case) {
+        for (std::size_t j = 0; j < length; ++j) sums[j] += samples[j];
+    }
+    return sums;
+}
+
 }  // namespace
 
 std::string case_file_stem(const std::string& case_name) {
@@ -183,7 +194,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = tail_of(result.err, kLogTail);
-    run.time_s = result.wall_s;
+    run.time_s = run.wall_s = result.wall_s;
     if (result.outcome == ProcessOutcome::TimedOut) {
         run.status = Status::RunTimeout;
     } else if (result.outcome == ProcessOutcome::Signaled) {
@@ -196,30 +207,35 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
         return run;
     }
     run.output = read_file(output).value_or(uses_placeholder(spec_.run.command, "output") ? "" : result.out);
+    run.samples = {run.time_s};
     if (spec_.timing.source == "reported") {
         std::string error;
-        auto reported = parse_reported_time(read_file(metrics).value_or(""), &error);
+        auto reported = parse_reported_times(read_file(metrics).value_or(""), &error);
         if (!reported) {
             run.status = Status::RunFailed;
             run.message = "case '" + test_case.name + "': " + error;
             return run;
         }
-        run.time_s = *reported;
+        run.time_s = median(*reported);
+        run.samples = spec_.timing.reported_list == "samples" ? *reported : std::vector<double>{run.time_s};
     }
     return run;
 }
 
 Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& baseline,
-                              std::map<std::string, std::string>* outputs) const {
+                              DefaultRecord* record) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
     AccuracyRule rule = accuracy_rule_from(spec_.accuracy);
     std::vector<std::vector<double>> case_samples(spec_.cases.size());
     std::vector<double> samples;
+    std::vector<double> first_round(spec_.cases.size(), 0);
+    std::vector<std::vector<double>> wall(spec_.cases.size());
     e.cases.resize(spec_.cases.size());
     int rounds = spec_.timing.warmup + spec_.timing.repeats;
     for (int round = 0; round < rounds; ++round) {
         double sum = 0;
+        std::vector<std::vector<double>> round_samples(spec_.cases.size());
         for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
             const CaseSpec& test_case = spec_.cases[i];
             CaseResult& result = e.cases[i];
@@ -235,41 +251,59 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                 return e;
             }
             if (round == 0) {
-                auto reference = baseline.reference_outputs.find(test_case.name);
+                result.status = Status::Ok;
                 result.loss = 0;
+                auto reference = baseline.reference_outputs.find(test_case.name);
                 if (reference != baseline.reference_outputs.end()) {
                     CaseCheck check = check_case(run.output, reference->second, rule);
                     result.loss = check.loss;
                     if (!check.passed) {
-                        result.status = e.status = Status::Inaccurate;
-                        e.message = "case '" + test_case.name + "': " + check.message;
-                        e.finished_at = iso8601_utc_now();
-                        return e;
+                        result.status = Status::Inaccurate;
+                        if (e.message.empty()) e.message = "case '" + test_case.name + "': " + check.message;
                     }
                 }
-                result.status = Status::Ok;
-                if (outputs) (*outputs)[test_case.name] = run.output;
+                if (record) record->outputs[test_case.name] = run.output;
             }
-            if (round >= spec_.timing.warmup) case_samples[i].push_back(run.time_s);
+            if (round == 0) first_round[i] = run.time_s;
+            if (round >= spec_.timing.warmup) {
+                case_samples[i].insert(case_samples[i].end(), run.samples.begin(), run.samples.end());
+            }
+            round_samples[i] = run.samples;
+            wall[i].push_back(run.wall_s);
             sum += run.time_s;
         }
-        if (round >= spec_.timing.warmup) samples.push_back(sum);
+        if (round == 0 && !e.message.empty()) {
+            // Every case was checked; the route is out. Its one round is kept as a time so a
+            // report can show what the inaccuracy would have bought.
+            for (std::size_t i = 0; i < spec_.cases.size(); ++i) e.cases[i].timing = summarize({first_round[i]});
+            e.timing = summarize({sum});
+            e.status = Status::Inaccurate;
+            e.finished_at = iso8601_utc_now();
+            return e;
+        }
+        if (round >= spec_.timing.warmup) {
+            std::vector<double> added = add_cases(round_samples);
+            samples.insert(samples.end(), added.begin(), added.end());
+        }
     }
-    for (std::size_t i = 0; i < spec_.cases.size(); ++i) e.cases[i].timing = summarize(case_samples[i]);
+    for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
+        e.cases[i].timing = summarize(case_samples[i]);
+        if (record) record->wall_s[spec_.cases[i].name] = median(wall[i]);
+    }
     e.timing = summarize(samples);
     e.status = Status::Ok;
     e.finished_at = iso8601_utc_now();
     return e;
 }
 
-std::optional<double> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {
-    double sum = 0;
+std::optional<std::vector<double>> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {
+    std::vector<std::vector<double>> per_case;
     for (const auto& test_case : spec_.cases) {
         CaseRun run = run_case(built, test_case, baseline);
         if (run.status != Status::Ok) return std::nullopt;
-        sum += run.time_s;
+        per_case.push_back(run.samples);
     }
-    return sum;
+    return add_cases(per_case);
 }
 
 }  // namespace routetune

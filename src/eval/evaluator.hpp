@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "routetune/adapter.hpp"
 #include "routetune/evaluation.hpp"
@@ -33,13 +34,22 @@ struct BuiltCandidate {
 /// default route's time per case.
 struct RunBaseline {
     std::map<std::string, std::string> reference_outputs;  ///< case name -> output bytes
-    std::map<std::string, double> default_case_s;          ///< case name -> default median (s)
+    std::map<std::string, double> default_case_s;          ///< case name -> default's median wall time (s)
+};
+
+/// What the default route's measurement leaves for the runs after it.
+struct DefaultRecord {
+    std::map<std::string, std::string> outputs;  ///< case name -> first output
+    std::map<std::string, double> wall_s;        ///< case name -> median process wall time
 };
 
 /// One run of one case.
 struct CaseRun {
     Status status = Status::Ok;   ///< ok, run_failed, run_crashed or run_timeout
-    double time_s = 0;            ///< process wall time or the reported time
+    double time_s = 0;            ///< process wall time, or the median of the reported times
+    double wall_s = 0;            ///< process wall time
+    std::vector<double> samples;  ///< the run's timing samples: {time_s}, or every reported value
+                                  ///< when [timing] reported_list = "samples"
     std::string output;           ///< the case's output bytes
     std::string message;          ///< why it failed
     int exit_code = 0;
@@ -63,15 +73,16 @@ public:
 
     /// Runs every case (warm-ups, then repeats), checks accuracy on each case's first run
     /// against baseline (no check for a case without a reference), and fills status, cases
-    /// and timing. outputs, when given, receives each case's first output.
+    /// and timing. record, when given, receives each case's first output and wall times.
     Evaluation measure(const BuiltCandidate& built, const RunBaseline& baseline,
-                       std::map<std::string, std::string>* outputs = nullptr) const;
+                       DefaultRecord* record = nullptr) const;
 
     /// One run of one case of a built candidate, with the timeout the baseline allows.
     CaseRun run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const;
 
-    /// One timing sample: every case run once, times summed; nullopt when a run failed.
-    std::optional<double> sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const;
+    /// One round of timing samples: every case run once, each sample summed over the cases;
+    /// nullopt when a run failed.
+    std::optional<std::vector<double>> sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const;
 
     /// The spec being evaluated.
     const Spec& spec() const { return spec_; }

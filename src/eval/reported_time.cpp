@@ -1,18 +1,17 @@
 // A program that times itself (CUDA events, a kernel-only clock) writes {"time_ms": x} or
-// {"time_ms": [x, ...]}. A list is the program's own repeats: its median is the run's time,
-// so one slow repeat inside the program does not move the sample.
+// {"time_ms": [x, ...]}. A list is the program's own repeats; the evaluator takes either its
+// median as the run's time or every value as a sample ([timing] reported_list).
 #include "eval/reported_time.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "util/statistics.hpp"
 
 namespace routetune {
 
-std::optional<double> parse_reported_time(std::string_view text, std::string* error) {
-    auto fail = [&](const std::string& why) -> std::optional<double> {
+std::optional<std::vector<double>> parse_reported_times(std::string_view text, std::string* error) {
+    auto fail = [&](const std::string& why) -> std::optional<std::vector<double>> {
         if (error) *error = why;
         return std::nullopt;
     };
@@ -32,10 +31,11 @@ std::optional<double> parse_reported_time(std::string_view text, std::string* er
         return fail("\"time_ms\" is neither a number nor a list of numbers");
     }
     if (values.empty()) return fail("\"time_ms\" list is empty");
-    for (double v : values) {
+    for (double& v : values) {
         if (!std::isfinite(v) || v < 0) return fail("\"time_ms\" holds a negative or non-finite value");
+        v /= 1000.0;
     }
-    return median(values) / 1000.0;
+    return values;
 }
 
 }  // namespace routetune

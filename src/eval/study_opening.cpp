@@ -91,10 +91,14 @@ StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const
     return store;
 }
 
-void save_reference_outputs(const StudyPaths& paths, const std::map<std::string, std::string>& outputs) {
+void save_default_record(const StudyPaths& paths, const DefaultRecord& record) {
     std::error_code ec;
     fs::create_directories(paths.references, ec);
-    for (const auto& [name, bytes] : outputs) {
+    std::string error;
+    if (!write_file(paths.references / "wall_times.json", nlohmann::json(record.wall_s).dump(), &error)) {
+        throw RuntimeFailure("cannot save the default route's run times: " + error);
+    }
+    for (const auto& [name, bytes] : record.outputs) {
         std::string error;
         if (!write_file(paths.references / (case_file_stem(name) + ".out"), bytes, &error)) {
             throw RuntimeFailure("cannot save the default route's output of case '" + name + "': " + error);
@@ -113,7 +117,7 @@ RunBaseline golden_baseline(const Spec& spec) {
     return baseline;
 }
 
-RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths, const Evaluation& default_evaluation) {
+RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths) {
     RunBaseline baseline = golden_baseline(spec);
     for (const auto& test_case : spec.cases) {
         if (!test_case.reference.empty()) continue;
@@ -121,9 +125,10 @@ RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths, const E
             baseline.reference_outputs[test_case.name] = *bytes;
         }
     }
-    for (const auto& result : default_evaluation.cases) {
-        if (result.status == Status::Ok && result.timing.median_s > 0) {
-            baseline.default_case_s[result.name] = result.timing.median_s;
+    auto walls = nlohmann::json::parse(read_file(paths.references / "wall_times.json").value_or("{}"), nullptr, false);
+    if (walls.is_object()) {
+        for (const auto& [name, seconds] : walls.items()) {
+            if (seconds.is_number() && seconds.get<double>() > 0) baseline.default_case_s[name] = seconds.get<double>();
         }
     }
     return baseline;

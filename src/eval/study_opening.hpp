@@ -23,15 +23,15 @@ StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const
 /// The environment fingerprint of this study as key -> value.
 std::map<std::string, std::string> study_fingerprint(const StudySetup& setup);
 
-/// Writes the default route's case outputs under paths.references (one file per case).
-void save_reference_outputs(const StudyPaths& paths, const std::map<std::string, std::string>& outputs);
+/// Writes the default route's case outputs and wall times under paths.references.
+void save_default_record(const StudyPaths& paths, const DefaultRecord& record);
 
 /// The golden outputs of the cases that name one (what the default route is checked against).
 RunBaseline golden_baseline(const Spec& spec);
 
 /// Golden references where cases have them, else the saved default outputs; and the
-/// default's per-case medians for relative timeouts.
-RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths, const Evaluation& default_evaluation);
+/// default's per-case wall times for relative timeouts.
+RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths);
 
 /// True when every case names a golden reference file.
 bool every_case_has_golden(const Spec& spec);

@@ -80,7 +80,7 @@ StudySummary StudyRunner::run() {
     InterruptGuard guard;
     clear_interrupt();
     const Spec& spec = setup_.spec;
-    State s{open_study(setup_, options_, paths_)};
+    State s{open_study(setup_, options_, paths_), {}, {}, {}, {}, {}, {}, {}, 0, 0, false};
     s.started_s = steady_now();
     s.strategy = make_strategy(setup_.search, setup_.expression,
                                StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
@@ -125,15 +125,15 @@ StudySummary StudyRunner::run() {
     };
 
     if (!s.default_evaluation) {
-        std::map<std::string, std::string> outputs;
+        DefaultRecord record;
         BuiltCandidate built = s.evaluator->build(Route{}, "default");
-        Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &outputs);
+        Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &record);
         if (interrupt_requested()) throw Interrupted("during the default route; " + remaining_text());
-        save_reference_outputs(paths_, outputs);
+        save_default_record(paths_, record);
         s.default_evaluation = e;
         commit(e);
     }
-    s.baseline = make_run_baseline(spec, paths_, *s.default_evaluation);
+    s.baseline = make_run_baseline(spec, paths_);
     if (s.default_evaluation->status != Status::Ok && !every_case_has_golden(spec)) {
         StudyOutcome outcome;
         outcome.outcome = "no-eligible-route";
@@ -147,10 +147,10 @@ StudySummary StudyRunner::run() {
     const bool overlap = spec.timing.source == "reported";
     const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));
     std::deque<std::pair<Route, std::future<BuiltCandidate>>> in_flight;
-    std::optional<Route> measuring;
+    std::optional<Route> measuring;  // popped from in_flight, not yet committed
     auto budget_left = [&]() -> std::size_t {
         if (spec.search.time_limit_s > 0 && steady_now() - s.started_s >= spec.search.time_limit_s) return 0;
-        std::size_t used = s.candidates_done + in_flight.size();
+        std::size_t used = s.candidates_done + in_flight.size() + (measuring ? 1 : 0);
         return used >= spec.search.max_routes ? 0 : static_cast<std::size_t>(spec.search.max_routes - used);
     };
     auto refill = [&](std::size_t target) {

@@ -1,0 +1,134 @@
+// Running the built routetune executable from end-to-end tests: blocking runs with captured
+// output, background runs that a test can kill, and scratch copies of fixture folders (so no
+// test writes into the source tree).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "util/files.hpp"
+#include "util/process.hpp"
+
+extern char** environ;
+
+namespace routetune::e2e {
+
+namespace fs = std::filesystem;
+
+/// The catalog cache every e2e test shares (discovery is done once per compiler).
+inline fs::path shared_cache_home() {
+    fs::path home = fs::temp_directory_path() / ("routetune-e2e-cache-" + std::to_string(getuid()));
+    fs::create_directories(home);
+    return home;
+}
+
+/// What one CLI run produced.
+struct CliResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+/// Runs routetune with args in cwd and extra environment; waits up to timeout_s.
+inline CliResult run_cli(const std::vector<std::string>& args, const fs::path& cwd,
+                         std::map<std::string, std::string> env = {}, double timeout_s = 300) {
+    ProcessSpec spec;
+    spec.argv.push_back(ROUTETUNE_BINARY);
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.cwd = cwd;
+    env.emplace("XDG_CACHE_HOME", shared_cache_home().string());
+    spec.env = env;
+    spec.timeout_s = timeout_s;
+    spec.output_cap = 8 << 20;
+    ProcessResult result = run_process(spec);
+    CliResult cli;
+    cli.exit_code = result.outcome == ProcessOutcome::Exited ? result.exit_code : -1;
+    cli.out = result.out;
+    cli.err = result.err;
+    return cli;
+}
+
+/// A routetune process running in the background; killed (SIGKILL) when destroyed.
+class BackgroundCli {
+public:
+    BackgroundCli(const std::vector<std::string>& args, const fs::path& cwd, std::map<std::string, std::string> env = {}) {
+        env.emplace("XDG_CACHE_HOME", shared_cache_home().string());
+        std::vector<std::string> argv{ROUTETUNE_BINARY};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<std::string> envs;
+        for (char** e = environ; *e; ++e) envs.emplace_back(*e);
+        for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+        std::vector<char*> argp, envp;
+        for (auto& a : argv) argp.push_back(a.data());
+        argp.push_back(nullptr);
+        for (auto& e : envs) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        fs::path log = cwd / "background.log";
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+        posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+        posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        if (posix_spawn(&pid_, ROUTETUNE_BINARY, &actions, nullptr, argp.data(), envp.data()) != 0) pid_ = -1;
+        posix_spawn_file_actions_destroy(&actions);
+    }
+    ~BackgroundCli() {
+        if (pid_ > 0 && !reaped_) {
+            kill(pid_, SIGKILL);
+            wait();
+        }
+    }
+    /// Sends sig to the process.
+    void signal(int sig) const { kill(pid_, sig); }
+    /// Waits for the exit; returns the exit code, or 128 + signal.
+    int wait() {
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        reaped_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    /// True while the process runs.
+    bool running() {
+        if (reaped_) return false;
+        int status = 0;
+        pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r == pid_) {
+            reaped_ = true;
+            exit_status_ = status;
+            return false;
+        }
+        return true;
+    }
+
+private:
+    pid_t pid_ = -1;
+    bool reaped_ = false;
+    int exit_status_ = 0;
+};
+
+/// A fresh scratch copy of tests/fixtures/specs and tests/fakes, laid out as in the source
+/// tree (the specs name their compilers as ../../fakes/...); returns the copied specs folder.
+inline fs::path scratch_specs() {
+    fs::path root = make_scratch_folder(fs::temp_directory_path(), "routetune-e2e-") / "tests";
+    fs::create_directories(root / "fixtures");
+    fs::copy(fs::path(ROUTETUNE_FIXTURES) / "specs", root / "fixtures" / "specs", fs::copy_options::recursive);
+    fs::copy(fs::path(ROUTETUNE_FAKES), root / "fakes", fs::copy_options::recursive);
+    return root / "fixtures" / "specs";
+}
+
+/// Path of a fake under tests/fakes.
+inline std::string fake(const std::string& name) { return (fs::path(ROUTETUNE_FAKES) / name).string(); }
+
+}  // namespace routetune::e2e

@@ -1,0 +1,189 @@
+// End-to-end tests of `routetune tune` with deterministic fake compilers: the winner, search
+// modes, every failure status, dry runs and budgets, artifacts, reports and bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "e2e/cli_harness.hpp"
+
+namespace routetune::e2e {
+namespace {
+
+using nlohmann::json;
+
+json summary_of(const CliResult& r) {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+}
+
+std::map<std::string, std::string> statuses(const json& summary) {
+    std::map<std::string, std::string> by_route;
+    for (const auto& e : summary.at("evaluations")) {
+        std::string route = e.at("route").get<std::string>();
+        EXPECT_EQ(by_route.count(route), 0u) << "evaluated twice: " << route;
+        by_route[route] = e.at("status").get<std::string>();
+    }
+    return by_route;
+}
+
+TEST(TuneCli, FakeTimedFastFindsTheKnownWinnerAndRejectsFastMath) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json"}, specs));
+    EXPECT_EQ(s.at("outcome"), "improved");
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+    EXPECT_NEAR(s.at("winner").at("speedup").get<double>(), 1.25, 0.01);
+    auto by_route = statuses(s);
+    EXPECT_EQ(by_route.at(""), "ok");
+    EXPECT_EQ(by_route.at("-ffast-math=on"), "inaccurate");
+    EXPECT_EQ(by_route.at("-march=native"), "ok");
+    EXPECT_EQ(s.at("counts").at("inaccurate"), 1);
+    double ci_low = s.at("winner").at("speedup_ci95").at(0).get<double>();
+    EXPECT_GE(ci_low, 1.02);
+}
+
+TEST(TuneCli, FullSearchFindsTheBestCombination) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--search", "full", "--routes",
+                                 "-O=[2|3] -funroll-loops=[on|off] -march=[x86-64|native]"},
+                                specs));
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3 -funroll-loops=on -march=native");
+    EXPECT_NEAR(s.at("winner").at("speedup").get<double>(), 1.0 / (0.8 * 0.9 * 0.85), 0.02);
+    EXPECT_EQ(s.at("counts").at("total"), 8);  // 8 routes, the all-default one being the default
+}
+
+TEST(TuneCli, MixedCombinesOnlyConfidentWinnersOfPhaseOne) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--search", "mixed"}, specs));
+    auto by_route = statuses(s);
+    EXPECT_EQ(by_route.count("-O=3 -funroll-loops=on -march=native -param:max-unroll-times=16"), 1u);
+    bool combined = false;
+    for (const auto& [route, status] : by_route) {
+        if (route.find("-ffast-math=on") != std::string::npos && route != "-ffast-math=on")
+            ADD_FAILURE() << "an inaccurate value reached phase two: " << route;
+        if (route.find("-O=3") != std::string::npos && route.find("-march=native") != std::string::npos) combined = true;
+    }
+    EXPECT_TRUE(combined);
+    EXPECT_NEAR(s.at("winner").at("speedup").get<double>(), 1.0 / (0.8 * 0.9 * 0.95 * 0.85), 0.03);
+}
+
+TEST(TuneCli, EveryInjectedFaultLandsInItsOwnStatusAndTheStudyCompletes) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fault_injection.toml", "--json"}, specs);
+    json s = summary_of(r);
+    auto by_route = statuses(s);
+    EXPECT_EQ(by_route.at(""), "ok");
+    EXPECT_EQ(by_route.at("-O=3"), "ok");
+    EXPECT_EQ(by_route.at("-funroll-loops=on"), "build_failed");
+    EXPECT_EQ(by_route.at("-fpeel-loops=on"), "build_crashed");
+    EXPECT_EQ(by_route.at("-ftracer=on"), "build_timeout");
+    EXPECT_EQ(by_route.at("-fgcse-sm=on"), "run_crashed");
+    EXPECT_EQ(by_route.at("-fsplit-paths=on"), "run_timeout");
+    EXPECT_EQ(by_route.at("-fipa-pta=on"), "run_failed");
+    EXPECT_EQ(by_route.at("-ffast-math=on"), "inaccurate");
+    EXPECT_TRUE(s.at("outcome") == "improved" || s.at("outcome") == "default-stays");
+}
+
+TEST(TuneCli, DryRunPrintsCandidatesAndRunsNothing) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--dry-run"}, specs);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "(default)\n-O=3\n-ffast-math=on\n-ffast-math=off\n-funroll-loops=on\n-march=native\n"
+                     "-param:max-unroll-times=16\n");
+    EXPECT_FALSE(fs::exists(specs / ".routetune"));
+}
+
+TEST(TuneCli, FullSearchLargerThanMaxRoutesIsRefusedWithExit2) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--search", "full", "--max-routes", "10"}, specs);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("32 candidates"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--max-routes 10"), std::string::npos) << r.err;
+}
+
+TEST(TuneCli, MaxRoutesBoundsTheCandidatesEvaluated) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--max-routes", "3"}, specs));
+    EXPECT_EQ(s.at("counts").at("total"), 4);  // the default and three candidates
+}
+
+TEST(TuneCli, OutputWritesTheWinnerWithAManifestThatInspectChecks) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--output", "out/best"}, specs);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_TRUE(fs::exists(specs / "out/best"));
+    CliResult ok = run_cli({"inspect", "out/best", "--json"}, specs);
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    json manifest = json::parse(ok.out);
+    EXPECT_NE(manifest.dump().find("-O=3"), std::string::npos) << ok.out;
+    write_file(specs / "out/best", "tampered");
+    CliResult bad = run_cli({"inspect", "out/best"}, specs);
+    EXPECT_EQ(bad.exit_code, 1);
+}
+
+TEST(TuneCli, ReportReadsTheSameStudyBack) {
+    fs::path specs = scratch_specs();
+    json tuned = summary_of(run_cli({"tune", "fake_timed.toml", "--json"}, specs));
+    CliResult r = run_cli({"report", ".routetune/fake_timed.sqlite", "--format", "json"}, specs);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json reported = json::parse(r.out);
+    EXPECT_EQ(reported.at("winner").at("route"), tuned.at("winner").at("route"));
+    EXPECT_EQ(reported.at("counts"), tuned.at("counts"));
+    CliResult md = run_cli({"report", ".routetune/fake_timed.sqlite", "--format", "markdown"}, specs);
+    EXPECT_NE(md.out.find("| -O=3"), std::string::npos) << md.out;
+}
+
+TEST(TuneCli, KeepArtifactsKeepsEveryEvaluatedBuild) {
+    fs::path specs = scratch_specs();
+    ASSERT_EQ(run_cli({"tune", "fake_timed.toml", "--keep-artifacts"}, specs).exit_code, 0);
+    std::size_t folders = 0;
+    for (const auto& entry : fs::directory_iterator(specs / ".routetune/fake_timed.d/work")) folders += entry.is_directory();
+    EXPECT_EQ(folders, 7u);
+    fs::path plain = scratch_specs();
+    ASSERT_EQ(run_cli({"tune", "fake_timed.toml"}, plain).exit_code, 0);
+    folders = 0;
+    for (const auto& entry : fs::directory_iterator(plain / ".routetune/fake_timed.d/work")) folders += entry.is_directory();
+    EXPECT_EQ(folders, 2u);  // the default's and the winner's
+}
+
+TEST(TuneCli, ParallelBuildsGiveTheSameStudy) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--jobs", "4"}, specs));
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+    EXPECT_EQ(s.at("counts").at("total"), 7);
+    statuses(s);
+}
+
+class BadSpec : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(BadSpec, ExitsTwoNamingTheProblem) {
+    fs::path specs = scratch_specs();
+    auto [file, needle] = GetParam();
+    CliResult r = run_cli({"tune", file}, specs);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(specs / ".routetune"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Specs, BadSpec,
+    ::testing::Values(std::pair<std::string, std::string>{"bad_malformed_toml.toml", "bad_malformed_toml.toml:"},
+                      std::pair<std::string, std::string>{"bad_unknown_key.toml", "repeat"},
+                      std::pair<std::string, std::string>{"bad_unknown_table.toml", "bad_unknown_table.toml:"},
+                      std::pair<std::string, std::string>{"bad_enum_timing_source.toml", "process"},
+                      std::pair<std::string, std::string>{"bad_enum_accuracy_metric.toml", "rel_l2"},
+                      std::pair<std::string, std::string>{"bad_enum_search_mode.toml", "fast"},
+                      std::pair<std::string, std::string>{"bad_wrong_type.toml", "bad_wrong_type.toml:"},
+                      std::pair<std::string, std::string>{"bad_unknown_placeholder.toml", "{"},
+                      std::pair<std::string, std::string>{"bad_missing_input.toml", "bad_missing_input.toml"},
+                      std::pair<std::string, std::string>{"bad_route_syntax.toml", "column"},
+                      std::pair<std::string, std::string>{"no_such_spec.toml", "no_such_spec.toml"}));
+
+TEST(TuneCli, UnknownKnobInRoutesNamesTheClosestKnobs) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--routes", "-funrol-loops=[on|off]"}, specs);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("-funroll-loops"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace routetune::e2e

@@ -69,7 +69,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     }
     std::vector<std::vector<double>> samples(routes.size());
     std::vector<bool> alive(routes.size(), true);
-    int rounds = std::max(timing_.confirm_rounds, 5);
+    int rounds = std::max(timing_.confirm_rounds, 1);
     for (int round = -1; round < rounds && !interrupt_requested(); ++round) {
         for (std::size_t i = 0; i < routes.size(); ++i) {
             if (!alive[i]) continue;

@@ -1,11 +1,10 @@
 // GCC discovery: identify the executable (path, version, SHA-256) and look the catalog up in
 // the catalog cache under that identity plus the base flags. On a miss, run
-// `gcc -Q --help=optimizers --help=params --help=target BASE...` in the C locale, parse its
-// three sections, take help texts from the same run without -Q,
-// check that the base flags alone compile the tiny program, probe every knob value in batches
-// (gcc_probe.cpp), add the -O knob, tag "inactive-at-O0" when the base level is -O0, and
-// store the result. User-declared knobs are added after the cache, so editing them never
-// needs a rediscovery.
+// `gcc -Q --help=optimizers --help=params --help=target BASE...` in the C locale and parse
+// its three sections, take help texts from the same run without -Q, check that the base
+// flags alone compile the tiny program, probe every knob value in batches (gcc_probe.cpp;
+// the -O knob too), tag "inactive-at-O0" when the base level is -O0, and store the result.
+// User-declared knobs are added after the cache, so editing them never needs a rediscovery.
 #include "knobs/adapters/gcc_adapter.hpp"
 
 #include "knobs/adapters/gcc_flags.hpp"
@@ -94,9 +93,9 @@ Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
         throw UsageError("compiler '" + options_.compiler + "' rejects the base flags on a test compile: " +
                          tail_of(baseline.diagnostics, 600));
     }
+    knobs.push_back(make_gcc_opt_level_knob(options_.base_flags));  // probed too: -Oz is new in GCC 12
     last_probe_ = probe_gcc_knobs(knobs, compile);
     ++last_probe_.compiles;
-    knobs.push_back(make_gcc_opt_level_knob(options_.base_flags));
     if (gcc_opt_level(options_.base_flags) == "0") tag_inactive_at_o0(knobs);
     Catalog catalog;
     catalog.compiler = identity;

@@ -75,12 +75,13 @@ Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
         }
         return result.out;
     };
-    std::string states = help(true);
-    std::vector<Knob> knobs = parse_gcc_optimizers(states);
-    for (auto& knob : parse_gcc_params(states)) knobs.push_back(std::move(knob));
-    for (auto& knob : parse_gcc_target(states)) knobs.push_back(std::move(knob));
-    add_gcc_descriptions(knobs, help(false));
     bool cxx = identity.path.find("++") != std::string::npos;
+    std::string language = cxx ? "C++" : "C";
+    std::string states = help(true);
+    std::vector<Knob> knobs = parse_gcc_optimizers(states, language);
+    for (auto& knob : parse_gcc_params(states, language)) knobs.push_back(std::move(knob));
+    for (auto& knob : parse_gcc_target(states, language)) knobs.push_back(std::move(knob));
+    add_gcc_descriptions(knobs, help(false));
     ProbeCompiler compile = [&](const std::vector<std::string>& flags) {
         std::vector<std::string> args = options_.base_flags;
         args.insert(args.end(), flags.begin(), flags.end());

@@ -181,11 +181,8 @@ std::vector<Knob> finish(std::map<std::string, Knob> knobs) {
         bool open = knob.type == KnobType::Enum && !knob.bounded;
         if (open && knob.values.empty() && knob.default_value.empty()) continue;
         if (is_unsafe_gcc_knob(name)) knob.tags.push_back("unsafe");
-        if (name == "-fshort-enums") {
-            // Initialised to "target default" (2), which -Q prints as [enabled]; x86 and most
-            // targets default to off, so the printed state is not the default.
-            knob.default_value.clear();
-        }
+        // -Q prints -fshort-enums' "target default" (2) as [enabled]; most targets' is off.
+        if (name == "-fshort-enums") knob.default_value.clear();
         result.push_back(std::move(knob));
     }
     return result;

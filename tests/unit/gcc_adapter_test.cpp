@@ -22,6 +22,7 @@ protected:
     static void SetUpTestSuite() {
         cache_dir_ = fs::temp_directory_path() / ("routetune-gcc-adapter-test-" + std::to_string(::getpid()));
         fs::remove_all(cache_dir_);
+        fs::remove("-.opt-record.json.gz");
         adapter_ = new GccAdapter(options({"-O2"}));
         catalog_ = new Catalog(adapter_->discover());
     }
@@ -55,6 +56,7 @@ TEST_F(GccAdapterTest, DiscoversTheRealCompiler) {
     EXPECT_GE(catalog.knobs().size(), 200u);
     EXPECT_EQ(catalog.compiler.adapter, "gcc");
     EXPECT_EQ(catalog.compiler.path.front(), '/');
+    EXPECT_FALSE(fs::exists("-.opt-record.json.gz"));  // probe compiles run in a scratch folder
     EXPECT_EQ(catalog.compiler.binary_sha256.size(), 64u);
     EXPECT_EQ(get(catalog, "-O").default_value, "2");
     EXPECT_EQ(get(catalog, "-fgcse").default_value, "on");

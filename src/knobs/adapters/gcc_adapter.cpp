@@ -21,10 +21,12 @@ namespace {
 const std::string probe_program = "int main(void){return 0;}\n";
 
 // Test compiles get a timeout and a memory limit: an extreme value may make cc1 slow or
-// greedy, and such a value counts as rejected.
+// greedy, and such a value counts as rejected. They run in a scratch folder, since some flags
+// write files beside the source (-fsave-optimization-record, -fstack-usage, dumps).
 ProcessResult run_compiler(const CompilerIdentity& identity, std::vector<std::string> args,
-                           const std::string& stdin_data = {}) {
+                           const std::filesystem::path& cwd, const std::string& stdin_data = {}) {
     ProcessSpec spec;
+    spec.cwd = cwd;
     spec.argv = {identity.path};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.env.emplace("LC_ALL", "C");
@@ -64,11 +66,15 @@ Catalog GccAdapter::discover() {
 
 Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
     ++fresh_discoveries_;
+    struct Scratch {
+        std::filesystem::path path = make_scratch_folder(std::filesystem::temp_directory_path(), "routetune-gcc-");
+        ~Scratch() { remove_tree_quietly(path); }
+    } scratch;
     auto help = [&](bool values) {
         std::vector<std::string> args = {"--help=optimizers", "--help=params", "--help=target"};
         if (values) args.insert(args.begin(), "-Q");
         args.insert(args.end(), options_.base_flags.begin(), options_.base_flags.end());
-        auto result = run_compiler(identity, args);
+        auto result = run_compiler(identity, args, scratch.path);
         if (!result.succeeded()) {
             throw UsageError("compiler '" + options_.compiler + "' failed on " + (values ? "-Q " : "") +
                              "--help=optimizers with the base flags: " + describe_failure(result));
@@ -86,7 +92,7 @@ Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
         std::vector<std::string> args = options_.base_flags;
         args.insert(args.end(), flags.begin(), flags.end());
         for (const char* arg : {"-c", "-o", "/dev/null", "-x", cxx ? "c++" : "c", "-"}) args.push_back(arg);
-        auto result = run_compiler(identity, args, probe_program);
+        auto result = run_compiler(identity, args, scratch.path, probe_program);
         return ProbeCompile{result.succeeded(), result.err};
     };
     auto baseline = compile({});

@@ -36,6 +36,9 @@ struct SearchHistory {
     const Observation* find(const Route& route) const;
     /// The default route's observation (the empty route), or nullptr.
     const Observation* default_observation() const;
+    /// True when obs and reference are Ok and obs's CI upper end is below reference's CI
+    /// lower end divided by (1 + min_gain).
+    bool beats(const Observation& obs, const Observation& reference) const;
     /// True when obs is Ok and its CI's upper end is below the default's CI lower end
     /// divided by (1 + min_gain).
     bool beats_default(const Observation& obs) const;
@@ -55,6 +58,8 @@ public:
     virtual std::string name() const = 0;
     /// Up to max_count routes not yet in history, in the order to evaluate them; empty when
     /// the strategy has nothing more to propose. Deterministic for a given history and seed.
+    /// A route with any observation, pending included, counts as in history: to re-run
+    /// interrupted candidates, pass a history without their pending observations.
     virtual std::vector<Route> propose(const SearchHistory& history, std::size_t max_count) = 0;
     /// The phase label recorded with a route it proposed ("fast", "mixed-2", ...).
     virtual std::string phase_of(const Route& route, const SearchHistory& history) const = 0;

@@ -13,5 +13,15 @@ using Action = std::function<int()>;
 void add_knobs_command(CLI::App& app, Action& action);
 /// Registers `expand` on app; stores its action in action.
 void add_expand_command(CLI::App& app, Action& action);
+/// Registers `tune` on app; stores its action in action.
+void add_tune_command(CLI::App& app, Action& action);
+/// Registers `build` on app; stores its action in action.
+void add_build_command(CLI::App& app, Action& action);
+/// Registers `report` on app; stores its action in action.
+void add_report_command(CLI::App& app, Action& action);
+/// Registers `inspect` on app; stores its action in action.
+void add_inspect_command(CLI::App& app, Action& action);
+/// Registers `simulate` on app; stores its action in action.
+void add_simulate_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

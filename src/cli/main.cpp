@@ -2,6 +2,7 @@
 // the library's error types to the exit codes of the design (0, 1, 2, 3, 130).
 #include <iostream>
 
+#include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "routetune/error.hpp"
 
@@ -9,9 +10,15 @@ int main(int argc, char** argv) {
     CLI::App app{"routetune: find the fastest build route of a compiler for a workload, and prove it correct"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("routetune ") + ROUTETUNE_VERSION);
+    routetune::cli::remember_command_line(argc, argv);
     routetune::cli::Action action;
     routetune::cli::add_knobs_command(app, action);
     routetune::cli::add_expand_command(app, action);
+    routetune::cli::add_tune_command(app, action);
+    routetune::cli::add_build_command(app, action);
+    routetune::cli::add_report_command(app, action);
+    routetune::cli::add_inspect_command(app, action);
+    routetune::cli::add_simulate_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -2,7 +2,11 @@
 // `factories` plus its factory's declaration.
 #include <algorithm>
 
+#include "knobs/adapters/custom_adapter.hpp"
 #include "knobs/adapters/gcc_adapter.hpp"
+#include "knobs/adapters/inductor_adapter.hpp"
+#include "knobs/adapters/nvcc_adapter.hpp"
+#include "knobs/adapters/trtexec_adapter.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 
@@ -18,7 +22,11 @@ struct Entry {
 };
 
 const Entry factories[] = {
+    {"custom", make_custom_adapter},
     {"gcc", make_gcc_adapter},
+    {"inductor", make_inductor_adapter},
+    {"nvcc", make_nvcc_adapter},
+    {"trtexec", make_trtexec_adapter},
 };
 
 }  // namespace

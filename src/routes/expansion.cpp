@@ -1,7 +1,8 @@
 // Expansion of a parsed expression into candidates, lazily. Fast mode walks the varying axes
 // in name order and, for each, every value but the default, each on top of the baseline
 // (fixed knobs set, others unmentioned). Full mode keeps one index per axis and counts them
-// up as a mixed-radix number, last axis fastest; each candidate sets every knob. Memory is a
+// up as a mixed-radix number, last axis fastest; each candidate sets every knob, and only
+// the knobs whose index moved are rewritten between candidates. Memory is a
 // copy of the axes plus one index per axis, whatever the size of the space. Counts are
 // computed from the axis sizes with BigCount, never by enumerating. Integer values and
 // defaults are canonical decimals (the parser ensures it), so "is the default" is equality.
@@ -56,12 +57,13 @@ private:
 class FullStream : public CandidateStream {
 public:
     explicit FullStream(const Expression& expression)
-        : axes_(expression.axes), indices_(axes_.size(), 0), count_(count_candidates(expression, ExpansionMode::Full)) {}
+        : axes_(expression.axes), indices_(axes_.size(), 0), count_(count_candidates(expression, ExpansionMode::Full)) {
+        for (const auto& axis : axes_) current_.set(axis.knob, axis.values.at(0));
+    }
 
     std::optional<Route> next() override {
         if (done_) return std::nullopt;
-        Route route;
-        for (std::size_t i = 0; i < axes_.size(); ++i) route.set(axes_[i].knob, axes_[i].values.at(indices_[i]));
+        Route route = current_;
         std::size_t i = axes_.size();
         while (true) {
             if (i == 0) {
@@ -69,8 +71,10 @@ public:
                 break;
             }
             --i;
-            if (++indices_[i] < axes_[i].values.size()) break;
-            indices_[i] = 0;
+            bool carry = ++indices_[i] == axes_[i].values.size();
+            if (carry) indices_[i] = 0;
+            current_.set(axes_[i].knob, axes_[i].values.at(indices_[i]));
+            if (!carry) break;
         }
         return route;
     }
@@ -80,6 +84,7 @@ public:
 private:
     std::vector<Axis> axes_;
     std::vector<std::uint64_t> indices_;
+    Route current_;  // the candidate at indices_; only the axes that moved are rewritten
     BigCount count_;
     bool done_ = false;
 };

@@ -1,7 +1,11 @@
 // fork + execve for run_process. posix_spawn cannot set an rlimit in the child, so this forks:
 // all strings and descriptors are prepared in the parent, and the child between fork and exec
-// only calls async-signal-safe functions (setpgid, sigprocmask, signal, dup2, chdir,
-// setrlimit, execve, write, _exit). A close-on-exec "error pipe" tells the parent whether the
+// only calls async-signal-safe functions (setpgid, signal, fcntl, dup2, close_range, chdir,
+// setrlimit, sigprocmask, execve, write, _exit). Every signal is blocked across the fork, so no
+// handler of the tool ever runs in the child; the child resets the usual ignored signals to
+// their defaults and unblocks everything just before the exec. Its descriptors 0-2 are moved
+// out of the low range first (the tool's own 0-2 may be closed), and every other inherited
+// descriptor is marked close-on-exec. A close-on-exec "error pipe" tells the parent whether the
 // exec happened: end-of-file means it did; otherwise the child writes which step failed and
 // its errno, which becomes the error text (the caller still reaps that child).
 #include "util/child_launch.hpp"
@@ -36,17 +40,24 @@ struct ChildFailure {
 [[noreturn]] void run_child(const LaunchPlan& plan, char* const* argv, char* const* envp,
                             int error_pipe) {
     setpgid(0, 0);
-    sigset_t empty;
-    sigemptyset(&empty);
-    sigprocmask(SIG_SETMASK, &empty, nullptr);
     for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGXFSZ}) signal(sig, SIG_DFL);
-    if (dup2(plan.stdin_fd, 0) < 0 || dup2(plan.stdout_fd, 1) < 0 || dup2(plan.stderr_fd, 2) < 0)
-        child_fail(error_pipe, FailedStep::Descriptors);
+    int targets[3] = {plan.stdin_fd, plan.stdout_fd, plan.stderr_fd};
+    for (int& fd : targets) {
+        if (fd < 3) fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0) child_fail(error_pipe, FailedStep::Descriptors);
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (dup2(targets[i], i) < 0) child_fail(error_pipe, FailedStep::Descriptors);
+    }
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
     if (!plan.cwd.empty() && chdir(plan.cwd.c_str()) != 0) child_fail(error_pipe, FailedStep::Chdir);
     if (plan.memory_limit_bytes > 0) {
         rlimit limit{plan.memory_limit_bytes, plan.memory_limit_bytes};
         if (setrlimit(RLIMIT_AS, &limit) != 0) child_fail(error_pipe, FailedStep::MemoryLimit);
     }
+    sigset_t empty;
+    sigemptyset(&empty);
+    sigprocmask(SIG_SETMASK, &empty, nullptr);
     execve(plan.program.c_str(), argv, envp);
     child_fail(error_pipe, FailedStep::Exec);
 }
@@ -89,7 +100,11 @@ Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t)) {
     int error_pipe[2];
     if (pipe2(error_pipe, O_CLOEXEC) != 0)
         return {-1, std::string("cannot create a pipe: ") + std::strerror(errno)};
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
     pid_t pid = fork();
+    if (pid != 0) pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (pid < 0) {
         int saved = errno;
         close(error_pipe[0]);

@@ -29,10 +29,17 @@
 #include <set>
 
 #include "util/child_launch.hpp"
+#include "util/process_pipes.hpp"
 
 namespace routetune {
 namespace {
 
+using detail::Capture;
+using detail::Fd;
+using detail::SigpipeBlock;
+using detail::StdinFeed;
+using detail::make_pipe;
+using detail::set_nonblocking;
 using SteadyClock = std::chrono::steady_clock;
 
 std::mutex registry_mutex;
@@ -51,112 +58,6 @@ void unregister_group(pid_t pgid) {
     std::lock_guard lock(registry_mutex);
     live_groups().erase(pgid);
 }
-
-/// Owns one file descriptor.
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() { reset(); }
-    int get() const { return fd_; }
-    bool open() const { return fd_ >= 0; }
-    void reset(int fd = -1) {
-        if (fd_ >= 0) close(fd_);
-        fd_ = fd;
-    }
-
-private:
-    int fd_ = -1;
-};
-
-bool make_pipe(Fd& read_end, Fd& write_end) {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return false;
-    read_end.reset(fds[0]);
-    write_end.reset(fds[1]);
-    return true;
-}
-
-void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-/// One captured stream: reads until EOF (closing the descriptor) or until nothing is ready.
-struct Capture {
-    Fd fd;
-    std::string* text = nullptr;
-    bool* truncated = nullptr;
-    std::size_t cap = 0;
-
-    void drain() {
-        char buffer[65536];
-        while (fd.open()) {
-            ssize_t got = read(fd.get(), buffer, sizeof buffer);
-            if (got > 0) {
-                std::size_t room = cap > text->size() ? cap - text->size() : 0;
-                std::size_t keep = std::min(room, static_cast<std::size_t>(got));
-                text->append(buffer, keep);
-                if (keep < static_cast<std::size_t>(got)) *truncated = true;
-            } else if (got < 0 && errno == EINTR) {
-                continue;
-            } else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                return;
-            } else {
-                fd.reset();
-            }
-        }
-    }
-};
-
-/// Writes the rest of data to the child's stdin without blocking; closes it when done or
-/// when the child stopped reading. SIGPIPE is blocked in this thread meanwhile.
-struct StdinFeed {
-    Fd fd;
-    std::string_view data;
-
-    void write_some() {
-        while (fd.open() && !data.empty()) {
-            ssize_t put = write(fd.get(), data.data(), std::min<std::size_t>(data.size(), 65536));
-            if (put > 0) {
-                data.remove_prefix(static_cast<std::size_t>(put));
-            } else if (put < 0 && errno == EINTR) {
-                continue;
-            } else if (put < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                return;
-            } else {
-                if (errno == EPIPE) consume_pending_sigpipe();
-                break;
-            }
-        }
-        fd.reset();
-    }
-
-    static void consume_pending_sigpipe() {
-        sigset_t pipe_only;
-        sigemptyset(&pipe_only);
-        sigaddset(&pipe_only, SIGPIPE);
-        timespec zero{};
-        sigtimedwait(&pipe_only, nullptr, &zero);
-    }
-};
-
-/// Blocks SIGPIPE in the calling thread for its lifetime, so writing to a closed stdin pipe
-/// yields EPIPE instead of killing the tool.
-class SigpipeBlock {
-public:
-    SigpipeBlock() {
-        sigset_t pipe_only;
-        sigemptyset(&pipe_only);
-        sigaddset(&pipe_only, SIGPIPE);
-        pthread_sigmask(SIG_BLOCK, &pipe_only, &previous_);
-    }
-    SigpipeBlock(const SigpipeBlock&) = delete;
-    SigpipeBlock& operator=(const SigpipeBlock&) = delete;
-    ~SigpipeBlock() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-
-private:
-    sigset_t previous_;
-};
 
 bool is_executable_file(const std::filesystem::path& candidate) {
     struct stat info;
@@ -310,8 +211,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
     kill(-pid, SIGKILL);
     unregister_group(pid);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    pid_t reaped;
+    do {
+        reaped = waitpid(pid, &status, 0);
+    } while (reaped < 0 && errno == EINTR);
+    if (reaped < 0) result.error = std::string("cannot wait for the child: ") + std::strerror(errno);
     if (end == SteadyClock::time_point{}) end = SteadyClock::now();
     out.drain();
     err.drain();
@@ -324,7 +228,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
         result.signal = WTERMSIG(status);
     } else {
         result.outcome = ProcessOutcome::Exited;
-        result.exit_code = WEXITSTATUS(status);
+        result.exit_code = reaped < 0 ? -1 : WEXITSTATUS(status);
     }
     return result;
 }

@@ -75,13 +75,35 @@ TEST(RunProcess, SignalIsReported) {
     EXPECT_FALSE(result.succeeded());
 }
 
+/// Reads a pid written by a child; 0 when absent.
+pid_t read_pid(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    pid_t pid = 0;
+    in >> pid;
+    return pid;
+}
+
+/// True once pid is gone or a zombie (waits up to 5 s for the kill to land).
+bool ends_soon(pid_t pid) {
+    for (int i = 0; i < 500; ++i) {
+        if (kill(pid, 0) != 0 || process_state(pid) == 'Z') return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
 TEST(RunProcess, TimeoutKillsTheWholeGroupIncludingGrandchildren) {
-    ProcessSpec spec = shell("sleep 100 & sleep 100");
+    std::filesystem::path folder = scratch("timeout");
+    ProcessSpec spec = shell("sleep 100 & echo $! > '" + (folder / "pid").string() + "'; sleep 100");
     spec.timeout_s = 0.5;
     ProcessResult result = run_process(spec);
     EXPECT_EQ(result.outcome, ProcessOutcome::TimedOut);
     EXPECT_LT(result.wall_s, 30.0);
     EXPECT_GE(result.wall_s, 0.5);
+    pid_t grandchild = read_pid(folder / "pid");
+    ASSERT_GT(grandchild, 0);
+    EXPECT_TRUE(ends_soon(grandchild));
+    std::filesystem::remove_all(folder);
 }
 
 TEST(RunProcess, BackgroundGrandchildHoldingThePipeDoesNotHangUs) {
@@ -95,19 +117,11 @@ TEST(RunProcess, BackgroundGrandchildHoldingThePipeDoesNotHangUs) {
 
 TEST(RunProcess, BackgroundGrandchildIsKilledAfterTheChildExits) {
     std::filesystem::path folder = scratch("grandchild");
-    std::filesystem::path pid_file = folder / "pid";
-    ProcessResult result = run_process(shell("sleep 100 & echo $! > '" + pid_file.string() + "'"));
+    ProcessResult result = run_process(shell("sleep 100 & echo $! > '" + (folder / "pid").string() + "'"));
     ASSERT_TRUE(result.succeeded());
-    std::ifstream in(pid_file);
-    pid_t grandchild = 0;
-    in >> grandchild;
+    pid_t grandchild = read_pid(folder / "pid");
     ASSERT_GT(grandchild, 0);
-    bool gone = false;
-    for (int i = 0; i < 500 && !gone; ++i) {
-        gone = kill(grandchild, 0) != 0 || process_state(grandchild) == 'Z';
-        if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    EXPECT_TRUE(gone);
+    EXPECT_TRUE(ends_soon(grandchild));
     std::filesystem::remove_all(folder);
 }
 
@@ -166,6 +180,16 @@ TEST(RunProcess, MemoryLimitMakesABigAllocationFail) {
     EXPECT_EQ(limited.outcome, ProcessOutcome::Exited);
     EXPECT_NE(limited.exit_code, 0);
     EXPECT_NE(limited.err.find("MemoryError"), std::string::npos) << limited.err;
+}
+
+TEST(RunProcess, TinyMemoryLimitIsAFailureNotAHang) {
+    ProcessSpec spec;
+    spec.argv = {"true"};
+    spec.memory_limit_bytes = 64 * 1024;
+    ProcessResult result = run_process(spec);
+    EXPECT_FALSE(result.succeeded());
+    EXPECT_TRUE(result.outcome == ProcessOutcome::SpawnFailed || result.outcome == ProcessOutcome::Signaled)
+        << static_cast<int>(result.outcome) << " " << result.error;
 }
 
 TEST(RunProcess, EnvironmentOverlayIsApplied) {
@@ -257,7 +281,7 @@ TEST(RunProcess, StdoutToFile) {
 }
 
 TEST(RunProcess, ChildRunsInItsOwnProcessGroup) {
-    ProcessResult result = run_process(shell("ps -o pgid= -p $$ | tr -d ' '; echo $$"));
+    ProcessResult result = run_process(shell("cut -d' ' -f5 /proc/$$/stat; echo $$"));
     ASSERT_TRUE(result.succeeded()) << result.err;
     std::istringstream lines(result.out);
     std::string pgid, pid;
@@ -266,16 +290,34 @@ TEST(RunProcess, ChildRunsInItsOwnProcessGroup) {
 }
 
 TEST(RunProcess, KillRunningProcessesEndsLiveGroups) {
+    std::filesystem::path folder = scratch("kill_all");
+    std::filesystem::path started = folder / "started";
     ProcessResult result;
     std::thread runner([&] {
-        ProcessSpec spec = shell("sleep 100 & sleep 100");
+        ProcessSpec spec = shell("touch '" + started.string() + "'; sleep 100 & sleep 100");
+        spec.timeout_s = 120;
         result = run_process(spec);
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    while (!std::filesystem::exists(started)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     kill_running_processes();
     runner.join();
     EXPECT_EQ(result.outcome, ProcessOutcome::Signaled);
     EXPECT_EQ(result.signal, SIGKILL);
+    std::filesystem::remove_all(folder);
+}
+
+TEST(RunProcess, WorksWhenTheToolsOwnStdinIsClosed) {
+    int saved = dup(0);
+    ASSERT_GE(saved, 0);
+    close(0);
+    ProcessSpec spec;
+    spec.argv = {"cat"};
+    spec.stdin_data = "through a low descriptor\n";
+    ProcessResult result = run_process(spec);
+    dup2(saved, 0);
+    close(saved);
+    EXPECT_TRUE(result.succeeded()) << result.error << result.err;
+    EXPECT_EQ(result.out, "through a low descriptor\n");
 }
 
 TEST(RunProcess, SeveralThreadsAtOnce) {

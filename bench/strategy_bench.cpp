@@ -1,0 +1,88 @@
+// Benchmarks the strategies on synthetic landscapes: for each landscape seed, each strategy
+// is replayed (seeded with the landscape seed) for a budget of builds, and the number of
+// builds it needed to reach 95% of the best known speedup is recorded; the table compares
+// the mean and median against the number of builds fast needs over the same space.
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c]
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "search/search_space.hpp"
+#include "search/simulation.hpp"
+#include "search/synthetic_landscape.hpp"
+
+using namespace routetune;
+
+int main(int argc, char** argv) {
+    std::size_t knobs = 60, seeds = 10, budget = 0;
+    double target = 0.95;
+    std::string list = "auto,model,evolve,greedy,random,mixed,fast";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--knobs")) knobs = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--seeds")) seeds = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--budget")) budget = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--target")) target = std::strtod(argv[i + 1], nullptr);
+        else if (!std::strcmp(argv[i], "--strategies")) list = argv[i + 1];
+        else {
+            std::fprintf(stderr, "unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    std::vector<std::string> strategies;
+    std::stringstream split(list);
+    for (std::string name; std::getline(split, name, ',');) strategies.push_back(name);
+
+    std::vector<SyntheticLandscape> landscapes;
+    double fast_builds = 0, best_speedups = 0;
+    for (std::size_t s = 1; s <= seeds; ++s) {
+        LandscapeOptions options;
+        options.knobs = knobs;
+        options.seed = s;
+        landscapes.emplace_back(options);
+        fast_builds += 1.0 + static_cast<double>(SearchSpace(landscapes.back().expression()).single_changes());
+        best_speedups += landscapes.back().best_speedup();
+    }
+    fast_builds /= static_cast<double>(seeds);
+    if (budget == 0) budget = static_cast<std::size_t>(fast_builds * 1.5);
+    std::printf("landscapes: %zu knobs, %zu seeds; fast needs %.1f builds on average; best known speedup %.3f on average\n",
+                knobs, seeds, fast_builds, best_speedups / static_cast<double>(seeds));
+    std::printf("target: %.0f%% of the best known speedup; budget %zu builds per run\n\n", target * 100, budget);
+    std::printf("%-8s %8s %10s %10s %12s %14s %14s\n", "strategy", "reached", "mean", "median", "mean/fast", "frac@20%fast", "frac@budget");
+    for (const std::string& name : strategies) {
+        std::vector<double> needed;
+        double at_fifth = 0, at_end = 0;
+        std::size_t fifth = std::max<std::size_t>(1, static_cast<std::size_t>(fast_builds * 0.2));
+        for (std::size_t s = 1; s <= seeds; ++s) {
+            const SyntheticLandscape& landscape = landscapes[s - 1];
+            SimulationOptions options;
+            options.budget = budget;
+            options.seeds = {s};
+            options.target = target;
+            Oracle oracle = [&](const Route& route) { return landscape.evaluate(route); };
+            SimulationReport report = simulate(name, landscape.expression(), oracle, landscape.best_speedup(), options);
+            const SimulationRun& run = report.runs.front();
+            needed.push_back(run.builds_to_target ? static_cast<double>(*run.builds_to_target)
+                                                  : std::numeric_limits<double>::infinity());
+            at_fifth += report.mean_fraction[std::min(fifth, budget) - 1];
+            at_end += report.mean_fraction.back();
+        }
+        std::vector<double> sorted = needed;
+        std::sort(sorted.begin(), sorted.end());
+        double sum = 0;
+        std::size_t reached = 0;
+        for (double v : needed)
+            if (std::isfinite(v)) sum += v, ++reached;
+        double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                          : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+        double mean = reached ? sum / static_cast<double>(reached) : std::numeric_limits<double>::infinity();
+        std::printf("%-8s %5zu/%-2zu %10.1f %10.1f %12.3f %14.3f %14.3f\n", name.c_str(), reached, seeds, mean, median,
+                    mean / fast_builds, at_fifth / static_cast<double>(seeds), at_end / static_cast<double>(seeds));
+    }
+    return 0;
+}

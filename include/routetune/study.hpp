@@ -1,0 +1,59 @@
+// A study: one tuning run over one spec. Its summary is what `tune --json`, `report` and the
+// final table show.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routetune/evaluation.hpp"
+#include "routetune/route.hpp"
+
+namespace routetune {
+
+/// How a study ended.
+enum class Outcome {
+    Improved,         ///< a route beat the default with confidence, confirmed interleaved
+    DefaultStays,     ///< no route beat the default with confidence: a normal, correct result
+    NoEligibleRoute,  ///< not even the default route was eligible
+    Unfinished,       ///< interrupted or still running
+};
+
+/// "improved", "default-stays", "no-eligible-route", "unfinished".
+std::string_view to_string(Outcome outcome);
+/// The inverse of to_string; nullopt for unknown text.
+std::optional<Outcome> outcome_from_string(std::string_view text);
+
+/// The interleaved re-measurement of one candidate against the default (A B A B ...).
+struct Confirmation {
+    Route route;
+    TimingSummary default_timing;  ///< the default's samples from the same rounds
+    TimingSummary timing;          ///< the candidate's samples
+    double speedup = 1;            ///< default median / candidate median
+    double ci_low = 1;             ///< 95% interval of the speedup
+    double ci_high = 1;
+};
+
+/// Everything a report shows of a study.
+struct StudySummary {
+    std::string study;                               ///< the spec's name
+    std::string spec_path;
+    std::string search;                              ///< mode or strategy
+    std::string expression;
+    std::map<std::string, std::string> fingerprint;
+    std::optional<Evaluation> default_evaluation;    ///< the empty route's evaluation
+    std::optional<Confirmation> winner;              ///< set when outcome is Improved
+    std::string winner_artifact;                     ///< kept artifact path of the winner
+    Outcome outcome = Outcome::Unfinished;
+    std::string message;                             ///< why the outcome is what it is, one line
+    std::vector<Evaluation> evaluations;             ///< every evaluation, in finish order
+    std::vector<Confirmation> confirmations;         ///< every confirmed candidate
+    std::uint64_t candidates_total = 0;              ///< candidates the search planned (0: unknown)
+    std::uint64_t artifact_bytes = 0;                ///< bytes of kept artifacts
+    double wall_s = 0;                               ///< wall time of the study so far
+};
+
+}  // namespace routetune

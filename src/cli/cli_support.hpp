@@ -1,0 +1,25 @@
+// Small pieces the subcommands share: reading the spec a command names, durations, and the
+// command line as recorded in a study.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "routetune/spec.hpp"
+
+namespace routetune::cli {
+
+/// Seconds from "90", "90s", "5m", "1h30m", "2h"; throws UsageError naming the option and
+/// the valid forms.
+double parse_duration(const std::string& text, const std::string& option);
+
+/// The argv of this process joined with spaces (for the study header).
+std::string joined_command_line();
+
+/// Remembers argc/argv for joined_command_line (called by main).
+void remember_command_line(int argc, char** argv);
+
+/// True when stderr is a terminal.
+bool stderr_is_tty();
+
+}  // namespace routetune::cli

@@ -1,0 +1,72 @@
+#include "eval/accuracy.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "routetune/error.hpp"
+
+namespace routetune {
+namespace {
+
+std::string show(double value) {
+    std::ostringstream text;
+    text.precision(6);
+    text << value;
+    return text.str();
+}
+
+void require_non_negative(double value, const char* key) {
+    if (!(value >= 0))
+        throw UsageError(std::string("[accuracy] ") + key + " = " + show(value) + ": must be a number >= 0");
+}
+
+}  // namespace
+
+AccuracyRule accuracy_rule_from(const AccuracySpec& spec) {
+    AccuracyRule rule;
+    std::optional<OutputFormat> format = output_format_from_string(spec.format);
+    if (!format)
+        throw UsageError("[accuracy] format = \"" + spec.format + "\" is unknown; valid: text, f32, f64, i32, npy");
+    std::optional<Metric> metric = metric_from_string(spec.metric);
+    if (!metric)
+        throw UsageError("[accuracy] metric = \"" + spec.metric +
+                         "\" is unknown; valid: exact, l0, l1, l2, linf, rel_l2, cos");
+    require_non_negative(spec.threshold, "threshold");
+    require_non_negative(spec.atol, "atol");
+    require_non_negative(spec.rtol, "rtol");
+    rule.format = *format;
+    rule.metric = *metric;
+    rule.threshold = spec.threshold;
+    rule.atol = spec.atol;
+    rule.rtol = spec.rtol;
+    return rule;
+}
+
+CaseCheck check_case(std::string_view actual_bytes, std::string_view reference_bytes, const AccuracyRule& rule) {
+    if (rule.metric == Metric::Exact && actual_bytes == reference_bytes) return {true, 0, ""};
+    NumericOutput reference = read_output(reference_bytes, rule.format);
+    if (!reference.ok)
+        return {false, std::numeric_limits<double>::quiet_NaN(), "the reference is unreadable: " + reference.message};
+    NumericOutput actual = read_output(actual_bytes, rule.format);
+    if (!actual.ok) return {false, std::numeric_limits<double>::infinity(), "malformed output: " + actual.message};
+    if (!actual.shape.empty() && !reference.shape.empty() && actual.shape != reference.shape) {
+        auto shape_text = [](const std::vector<std::size_t>& shape) {
+            std::string text = "(";
+            for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+            return text + ")";
+        };
+        return {false, std::numeric_limits<double>::infinity(),
+                "the output's shape " + shape_text(actual.shape) + " differs from the reference's " +
+                    shape_text(reference.shape)};
+    }
+    Loss loss = compute_loss(actual.values, reference.values, rule.metric, rule.atol, rule.rtol);
+    if (!loss.ok) return {false, loss.value, loss.message};
+    if (!(loss.value <= rule.threshold))
+        return {false, loss.value,
+                std::string(to_string(rule.metric)) + " loss " + show(loss.value) + " is over the threshold " +
+                    show(rule.threshold)};
+    return {true, loss.value, ""};
+}
+
+}  // namespace routetune

@@ -1,0 +1,38 @@
+// Checking one case's output against its reference under the spec's accuracy rule.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "eval/loss_metrics.hpp"
+#include "eval/output_reader.hpp"
+#include "routetune/spec.hpp"
+
+namespace routetune {
+
+/// The [accuracy] section with its names resolved.
+struct AccuracyRule {
+    OutputFormat format = OutputFormat::Text;
+    Metric metric = Metric::RelL2;
+    double threshold = 1e-6;  ///< a case passes when loss <= threshold
+    double atol = 0;          ///< for l0
+    double rtol = 0;          ///< for l0
+};
+
+/// Resolves spec's format and metric names; throws UsageError naming the bad value and the
+/// valid ones, or a negative or NaN threshold, atol or rtol.
+AccuracyRule accuracy_rule_from(const AccuracySpec& spec);
+
+/// The verdict on one case.
+struct CaseCheck {
+    bool passed = false;
+    double loss = 0;       ///< the metric's value; +inf for malformed or non-finite output,
+                           ///< NaN when the reference itself is unreadable
+    std::string message;   ///< why it failed, in one line; empty when it passed
+};
+
+/// Reads both byte strings in rule.format and compares them under rule.metric. For the exact
+/// metric, byte-identical outputs pass without being parsed (so any text can be compared).
+CaseCheck check_case(std::string_view actual_bytes, std::string_view reference_bytes, const AccuracyRule& rule);
+
+}  // namespace routetune

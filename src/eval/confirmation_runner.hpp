@@ -1,0 +1,34 @@
+// The end of a study: the interleaved re-measurement of the default and the best routes,
+// and the outcome it implies.
+#pragma once
+
+#include <vector>
+
+#include "routetune/evaluation.hpp"
+#include "routetune/spec.hpp"
+#include "routetune/study.hpp"
+#include "eval/evaluator.hpp"
+#include "store/study_store.hpp"
+
+namespace routetune {
+
+/// Confirms the best routes of a finished search and decides the outcome.
+class ConfirmationRunner {
+public:
+    /// Uses evaluator's runs, baseline's references and timeouts, timing's rounds and min_gain.
+    ConfirmationRunner(const Evaluator& evaluator, const RunBaseline& baseline, const TimingSpec& timing);
+
+    /// Re-measures default and the top candidates interleaved, records the confirmation in
+    /// store, and returns the outcome (not yet recorded).
+    StudyOutcome decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
+                        const Evaluation& default_evaluation);
+
+private:
+    BuiltCandidate ready(const Evaluation& e) const;
+
+    const Evaluator& evaluator_;
+    const RunBaseline& baseline_;
+    const TimingSpec& timing_;
+};
+
+}  // namespace routetune

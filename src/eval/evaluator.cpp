@@ -1,0 +1,268 @@
+// How one evaluation runs. build(): apply the route to the base flags through the adapter,
+// write the route's files into a fresh scratch folder, expand the build command's placeholders
+// and run it with the spec's timeout and memory limit; a signal, a timeout, a non-zero exit or
+// a missing artifact each become their own status. measure(): for each round (warm-ups first,
+// then repeats) run every case once; the first round's output of each case is checked against
+// its reference and an inaccurate or failing case ends the evaluation at once (no time is spent
+// timing a route that cannot win). A repeat's sample is the sum of its cases' times.
+#include "eval/evaluator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "eval/accuracy.hpp"
+#include "eval/placeholders.hpp"
+#include "eval/reported_time.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
+#include "util/statistics.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kLogTail = 4096;
+
+bool uses_placeholder(const std::vector<std::string>& argv, std::string_view name) {
+    std::string token = "{" + std::string(name) + "}";
+    return std::any_of(argv.begin(), argv.end(),
+                       [&](const std::string& item) { return item.find(token) != std::string::npos; });
+}
+
+std::map<std::string, std::string> merged_environment(const std::map<std::string, std::string>& base,
+                                                      const std::map<std::string, std::string>& route,
+                                                      const PlaceholderValues& values) {
+    std::map<std::string, std::string> env;
+    for (const auto& [key, value] : base) env[key] = expand_text(value, values);
+    for (const auto& [key, value] : route) env[key] = value;
+    return env;
+}
+
+fs::path working_folder(const std::string& cwd, const Spec& spec, const PlaceholderValues& values) {
+    if (cwd.empty()) return spec.dir;
+    fs::path folder = expand_text(cwd, values);
+    return folder.is_absolute() ? folder : spec.dir / folder;
+}
+
+std::string describe_exit(const ProcessResult& result, std::string_view what) {
+    switch (result.outcome) {
+        case ProcessOutcome::SpawnFailed: return std::string(what) + " could not start: " + result.error;
+        case ProcessOutcome::Signaled: return std::string(what) + " killed by signal " + std::to_string(result.signal);
+        case ProcessOutcome::TimedOut: return std::string(what) + " timed out after " +
+                                              std::to_string(result.wall_s).substr(0, 6) + " s";
+        case ProcessOutcome::Exited: return std::string(what) + " exited with code " + std::to_string(result.exit_code);
+    }
+    return std::string(what) + " failed";
+}
+
+}  // namespace
+
+std::string case_file_stem(const std::string& case_name) {
+    std::string stem;
+    for (char c : case_name) stem += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    return stem.empty() ? "case" : stem;
+}
+
+Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
+                     CommandRunner runner)
+    : spec_(spec), adapter_(adapter), catalog_(catalog), paths_(std::move(paths)), runner_(std::move(runner)) {}
+
+BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) const {
+    BuiltCandidate built;
+    Evaluation& e = built.evaluation;
+    e.route = route;
+    e.phase = phase;
+    e.started_at = iso8601_utc_now();
+    built.workdir = paths_.workdir(route.hash());
+    remove_tree_quietly(built.workdir);
+    std::error_code ec;
+    fs::create_directories(built.workdir, ec);
+    built.artifact = built.workdir / "artifact";
+
+    AppliedRoute applied = adapter_.apply(route, catalog_);
+    built.environment = applied.environment;
+    for (const auto& file : applied.files) {
+        std::string error;
+        if (!write_file(built.workdir / file.name, file.content, &error)) {
+            e.status = Status::BuildFailed;
+            e.message = "could not write " + file.name + ": " + error;
+            return built;
+        }
+    }
+    std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
+    PlaceholderValues values{{"compiler", {compiler}},
+                             {"flags", applied.flags},
+                             {"artifact", {built.artifact.string()}},
+                             {"workdir", {built.workdir.string()}},
+                             {"spec_dir", {spec_.dir.string()}}};
+    ProcessSpec process;
+    process.argv = expand_argv(spec_.build.command, values);
+    process.cwd = working_folder(spec_.build.cwd, spec_, values);
+    process.env = merged_environment(spec_.build.env, applied.environment, values);
+    process.timeout_s = spec_.build.timeout_s;
+    process.memory_limit_bytes = spec_.build.memory_limit_mb << 20;
+    process.output_cap = 64 << 10;
+    ProcessResult result = runner_(process);
+    e.build_s = result.wall_s;
+    e.build_log_tail = tail_of(result.out + result.err, kLogTail);
+    if (result.outcome == ProcessOutcome::TimedOut) {
+        e.status = Status::BuildTimeout;
+    } else if (result.outcome == ProcessOutcome::Signaled) {
+        e.status = Status::BuildCrashed;
+    } else if (!result.succeeded()) {
+        e.status = Status::BuildFailed;
+    } else if (!fs::exists(built.artifact)) {
+        e.status = Status::BuildFailed;
+        e.message = "the build succeeded but wrote no artifact at {artifact}";
+        return built;
+    } else {
+        e.artifact_sha256 = sha256_file(built.artifact).value_or("");
+        e.artifact_bytes = fs::is_regular_file(built.artifact) ? fs::file_size(built.artifact, ec) : 0;
+        e.artifact_path = built.artifact.string();
+        return built;
+    }
+    e.message = describe_exit(result, "the build");
+    return built;
+}
+
+std::optional<BuiltCandidate> Evaluator::reuse(const Evaluation& e) const {
+    BuiltCandidate built;
+    built.evaluation = e;
+    built.evaluation.status = Status::Pending;
+    built.workdir = paths_.workdir(e.route.hash());
+    built.artifact = built.workdir / "artifact";
+    if (e.artifact_sha256.empty() || sha256_file(built.artifact).value_or("") != e.artifact_sha256) return std::nullopt;
+    built.environment = adapter_.apply(e.route, catalog_).environment;
+    return built;
+}
+
+double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const {
+    double timeout = spec_.run.timeout_s;
+    auto it = baseline.default_case_s.find(test_case.name);
+    if (spec_.run.relative_timeout > 0 && it != baseline.default_case_s.end() && it->second > 0) {
+        timeout = std::min(timeout, std::max(spec_.run.relative_timeout * it->second, 1.0));
+    }
+    return timeout;
+}
+
+CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const {
+    CaseRun run;
+    std::string stem = case_file_stem(test_case.name);
+    fs::path output = built.workdir / ("output-" + stem);
+    fs::path metrics = built.workdir / ("metrics-" + stem + ".json");
+    std::error_code ec;
+    fs::remove(output, ec);
+    fs::remove(metrics, ec);
+    PlaceholderValues values{{"artifact", {built.artifact.string()}},
+                             {"output", {output.string()}},
+                             {"metrics", {metrics.string()}},
+                             {"workdir", {built.workdir.string()}},
+                             {"spec_dir", {spec_.dir.string()}}};
+    if (!test_case.input.empty()) values["input"] = {test_case.input.string()};
+    ProcessSpec process;
+    process.argv = expand_argv(spec_.run.command, values);
+    process.argv.insert(process.argv.end(), test_case.args.begin(), test_case.args.end());
+    process.cwd = working_folder(spec_.run.cwd, spec_, values);
+    process.env = merged_environment(spec_.run.env, built.environment, values);
+    process.timeout_s = run_timeout(test_case, baseline);
+    process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
+    process.output_cap = 64 << 10;
+    if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
+    ProcessResult result = runner_(process);
+    run.exit_code = result.exit_code;
+    run.signal = result.signal;
+    run.stderr_tail = tail_of(result.err, kLogTail);
+    run.time_s = result.wall_s;
+    if (result.outcome == ProcessOutcome::TimedOut) {
+        run.status = Status::RunTimeout;
+    } else if (result.outcome == ProcessOutcome::Signaled) {
+        run.status = Status::RunCrashed;
+    } else if (!result.succeeded()) {
+        run.status = Status::RunFailed;
+    }
+    if (run.status != Status::Ok) {
+        run.message = describe_exit(result, "case '" + test_case.name + "'");
+        return run;
+    }
+    run.output = read_file(output).value_or(uses_placeholder(spec_.run.command, "output") ? "" : result.out);
+    if (spec_.timing.source == "reported") {
+        std::string error;
+        auto reported = parse_reported_time(read_file(metrics).value_or(""), &error);
+        if (!reported) {
+            run.status = Status::RunFailed;
+            run.message = "case '" + test_case.name + "': " + error;
+            return run;
+        }
+        run.time_s = *reported;
+    }
+    return run;
+}
+
+Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& baseline,
+                              std::map<std::string, std::string>* outputs) const {
+    Evaluation e = built.evaluation;
+    if (e.status != Status::Pending) return e;
+    AccuracyRule rule{spec_.accuracy.format, spec_.accuracy.metric, spec_.accuracy.threshold, spec_.accuracy.atol,
+                      spec_.accuracy.rtol};
+    std::vector<std::vector<double>> case_samples(spec_.cases.size());
+    std::vector<double> samples;
+    e.cases.resize(spec_.cases.size());
+    int rounds = spec_.timing.warmup + spec_.timing.repeats;
+    for (int round = 0; round < rounds; ++round) {
+        double sum = 0;
+        for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
+            const CaseSpec& test_case = spec_.cases[i];
+            CaseResult& result = e.cases[i];
+            result.name = test_case.name;
+            CaseRun run = run_case(built, test_case, baseline);
+            result.exit_code = run.exit_code;
+            result.signal = run.signal;
+            result.stderr_tail = run.stderr_tail;
+            if (run.status != Status::Ok) {
+                result.status = e.status = run.status;
+                e.message = run.message;
+                e.finished_at = iso8601_utc_now();
+                return e;
+            }
+            if (round == 0) {
+                auto reference = baseline.reference_outputs.find(test_case.name);
+                result.loss = 0;
+                if (reference != baseline.reference_outputs.end()) {
+                    CaseCheck check = check_case(run.output, reference->second, rule);
+                    result.loss = check.loss;
+                    if (!check.passed) {
+                        result.status = e.status = Status::Inaccurate;
+                        e.message = "case '" + test_case.name + "': " + check.message;
+                        e.finished_at = iso8601_utc_now();
+                        return e;
+                    }
+                }
+                result.status = Status::Ok;
+                if (outputs) (*outputs)[test_case.name] = run.output;
+            }
+            if (round >= spec_.timing.warmup) case_samples[i].push_back(run.time_s);
+            sum += run.time_s;
+        }
+        if (round >= spec_.timing.warmup) samples.push_back(sum);
+    }
+    for (std::size_t i = 0; i < spec_.cases.size(); ++i) e.cases[i].timing = summarize(case_samples[i]);
+    e.timing = summarize(samples);
+    e.status = Status::Ok;
+    e.finished_at = iso8601_utc_now();
+    return e;
+}
+
+std::optional<double> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {
+    double sum = 0;
+    for (const auto& test_case : spec_.cases) {
+        CaseRun run = run_case(built, test_case, baseline);
+        if (run.status != Status::Ok) return std::nullopt;
+        sum += run.time_s;
+    }
+    return sum;
+}
+
+}  // namespace routetune

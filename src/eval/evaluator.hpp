@@ -1,0 +1,92 @@
+// Evaluating one candidate: build it in its own scratch folder, run it on every case, check
+// each case's output against its reference, and time it. Build and measurement are separate
+// steps so a scheduler can build several candidates at once while measuring one at a time.
+// Every failure becomes a Status on the Evaluation; nothing here throws for a bad candidate.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "routetune/adapter.hpp"
+#include "routetune/evaluation.hpp"
+#include "routetune/spec.hpp"
+#include "eval/study_paths.hpp"
+#include "util/process.hpp"
+
+namespace routetune {
+
+/// Runs one process; tests inject fakes.
+using CommandRunner = std::function<ProcessResult(const ProcessSpec&)>;
+
+/// A candidate after its build: ready to measure (status Pending) or already failed.
+struct BuiltCandidate {
+    Evaluation evaluation;                           ///< route, phase, build fields and status
+    std::filesystem::path workdir;                   ///< its scratch folder (holds the artifact)
+    std::filesystem::path artifact;                  ///< the {artifact} path
+    std::map<std::string, std::string> environment;  ///< the route's environment for the runs
+};
+
+/// What runs are checked and bounded against: the reference output of each case and the
+/// default route's time per case.
+struct RunBaseline {
+    std::map<std::string, std::string> reference_outputs;  ///< case name -> output bytes
+    std::map<std::string, double> default_case_s;          ///< case name -> default median (s)
+};
+
+/// One run of one case.
+struct CaseRun {
+    Status status = Status::Ok;   ///< ok, run_failed, run_crashed or run_timeout
+    double time_s = 0;            ///< process wall time or the reported time
+    std::string output;           ///< the case's output bytes
+    std::string message;          ///< why it failed
+    int exit_code = 0;
+    int signal = 0;
+    std::string stderr_tail;
+};
+
+/// Builds, runs, checks and times candidates of one spec.
+class Evaluator {
+public:
+    /// An evaluator for spec's commands with adapter's routes; runner runs every process.
+    Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
+              CommandRunner runner = run_process);
+
+    /// Builds route (phase recorded as given) in a fresh scratch folder. Thread-safe.
+    BuiltCandidate build(const Route& route, const std::string& phase) const;
+
+    /// The finished evaluation e as a built candidate again: its kept artifact when present
+    /// and unchanged (same sha256), else nullopt (the caller rebuilds).
+    std::optional<BuiltCandidate> reuse(const Evaluation& e) const;
+
+    /// Runs every case (warm-ups, then repeats), checks accuracy on each case's first run
+    /// against baseline (no check for a case without a reference), and fills status, cases
+    /// and timing. outputs, when given, receives each case's first output.
+    Evaluation measure(const BuiltCandidate& built, const RunBaseline& baseline,
+                       std::map<std::string, std::string>* outputs = nullptr) const;
+
+    /// One run of one case of a built candidate, with the timeout the baseline allows.
+    CaseRun run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const;
+
+    /// One timing sample: every case run once, times summed; nullopt when a run failed.
+    std::optional<double> sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const;
+
+    /// The spec being evaluated.
+    const Spec& spec() const { return spec_; }
+
+private:
+    double run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const;
+
+    const Spec& spec_;
+    const Adapter& adapter_;
+    const Catalog& catalog_;
+    StudyPaths paths_;
+    CommandRunner runner_;
+};
+
+/// A file-name-safe form of a case name ("typical", "case 2" -> "case_2").
+std::string case_file_stem(const std::string& case_name);
+
+}  // namespace routetune

@@ -1,0 +1,30 @@
+// Choosing the winner: which eligible routes go to the interleaved confirmation, and which
+// confirmed route, if any, beats the default with confidence.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "routetune/evaluation.hpp"
+#include "routetune/study.hpp"
+
+namespace routetune {
+
+/// Ok evaluations (the default excluded) whose median is at least min_gain faster than the
+/// default's, fastest first, at most top of them.
+std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& evaluations,
+                                                const Evaluation& default_evaluation, double min_gain, int top);
+
+/// A confirmation from interleaved samples: speedup = median(default) / median(candidate) with
+/// its bootstrap 95% interval.
+Confirmation make_confirmation(const Route& route, const std::vector<double>& default_samples,
+                               const std::vector<double>& candidate_samples);
+
+/// The confirmed route with the highest speedup among those whose interval's lower end is at
+/// least 1 + min_gain; nullopt when none is (the default stays).
+std::optional<Confirmation> pick_winner(const std::vector<Confirmation>& confirmations, double min_gain);
+
+/// The fastest Ok evaluation by median (the default included); nullopt when none is Ok.
+std::optional<Evaluation> fastest_eligible(const std::vector<Evaluation>& evaluations);
+
+}  // namespace routetune

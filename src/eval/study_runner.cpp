@@ -1,0 +1,204 @@
+// The loop, step by step. (1) Open the store; without --continue an earlier study at the same
+// path is moved aside, never overwritten; with it, the recorded fingerprint, expression and
+// search must match. (2) The default route is evaluated first: its outputs become the
+// reference of every case without a golden file, and its times bound the other runs
+// (relative_timeout). (3) The strategy proposes routes from the history; up to --jobs builds
+// run at once, and measurements run one at a time: with process timing no build runs during a
+// measurement (builds and measurements alternate in batches), with reported timing they
+// overlap (builds keep running ahead by at most --jobs). Each finished evaluation is committed
+// to the store before the next measurement starts. (4) The best routes are confirmed
+// interleaved with the default, and the outcome is recorded. (5) Artifacts not worth keeping
+// are deleted as soon as they drop out of the running.
+#include "eval/study_runner.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <future>
+#include <set>
+
+#include "routetune/error.hpp"
+#include "routetune/strategy.hpp"
+#include "eval/artifact_keeper.hpp"
+#include "eval/confirmation_runner.hpp"
+#include "eval/interrupt_guard.hpp"
+#include "eval/study_opening.hpp"
+#include "store/study_store.hpp"
+#include "util/files.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+struct StudyRunner::State {
+    StudyStore store;
+    std::unique_ptr<Strategy> strategy;
+    std::unique_ptr<Evaluator> evaluator;
+    std::vector<Evaluation> evaluations;
+    SearchHistory history;
+    RunBaseline baseline;
+    std::optional<Evaluation> default_evaluation;
+    StudyProgress progress;
+    double started_s = 0;
+    std::size_t candidates_done = 0;  // candidates other than the default, across invocations
+    bool added = false;               // this invocation finished an evaluation
+};
+
+namespace {
+
+Observation observe(const Evaluation& e) {
+    return Observation{e.route, e.status, e.timing.median_s, e.timing.ci_low_s, e.timing.ci_high_s};
+}
+
+double steady_now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void count_status(StudyProgress& p, Status status) {
+    switch (status) {
+        case Status::Ok: ++p.eligible; break;
+        case Status::Inaccurate: ++p.inaccurate; break;
+        case Status::BuildFailed:
+        case Status::BuildCrashed:
+        case Status::BuildTimeout: ++p.failed_build; break;
+        case Status::RunFailed:
+        case Status::RunCrashed:
+        case Status::RunTimeout: ++p.failed_run; break;
+        case Status::Pending: break;
+    }
+}
+
+}  // namespace
+
+StudyRunner::StudyRunner(StudySetup& setup, TuneOptions options, CommandRunner runner)
+    : setup_(setup),
+      options_(std::move(options)),
+      runner_(std::move(runner)),
+      paths_(make_study_paths(setup.spec.dir, setup.spec.name, options_.cache)) {}
+
+StudySummary StudyRunner::run() {
+    InterruptGuard guard;
+    clear_interrupt();
+    const Spec& spec = setup_.spec;
+    State s{open_study(setup_, options_, paths_)};
+    s.started_s = steady_now();
+    s.strategy = make_strategy(setup_.search, setup_.expression,
+                               StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
+    s.evaluator = std::make_unique<Evaluator>(spec, *setup_.adapter, setup_.catalog, paths_, runner_);
+    s.history.min_gain = spec.timing.min_gain;
+    ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
+    for (auto& e : s.store.evaluations()) {
+        if (e.status == Status::Pending) continue;
+        if (e.route.empty()) s.default_evaluation = e;
+        else ++s.candidates_done;
+        s.history.observations.push_back(observe(e));
+        count_status(s.progress, e.status);
+        s.evaluations.push_back(std::move(e));
+    }
+    s.progress.done = s.evaluations.size();
+
+    auto report = [&](const Evaluation& e) {
+        s.progress.done = s.evaluations.size();
+        s.progress.elapsed_s = steady_now() - s.started_s;
+        s.progress.last_route = e.route.empty() ? "(default)" : e.route.to_string();
+        s.progress.last_status = std::string(to_string(e.status));
+        if (s.default_evaluation && s.default_evaluation->status == Status::Ok && e.status == Status::Ok &&
+            e.timing.median_s > 0) {
+            s.progress.best_speedup = std::max(s.progress.best_speedup, s.default_evaluation->timing.median_s / e.timing.median_s);
+        }
+        if (progress_) progress_(s.progress);
+    };
+    auto commit = [&](Evaluation e) {
+        if (interrupt_requested()) return;
+        e.id = s.store.record(e);
+        s.history.observations.push_back(observe(e));
+        count_status(s.progress, e.status);
+        s.added = true;
+        keeper.after_evaluation(e, s.evaluations, s.default_evaluation);
+        s.evaluations.push_back(e);
+        report(e);
+    };
+    auto remaining_text = [&]() {
+        return std::to_string(s.evaluations.size()) + " evaluations are saved in " + paths_.cache.string() +
+               "; run the same command with --continue to resume";
+    };
+
+    if (!s.default_evaluation) {
+        std::map<std::string, std::string> outputs;
+        BuiltCandidate built = s.evaluator->build(Route{}, "default");
+        Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &outputs);
+        if (interrupt_requested()) throw Interrupted("during the default route; " + remaining_text());
+        save_reference_outputs(paths_, outputs);
+        s.default_evaluation = e;
+        commit(e);
+    }
+    s.baseline = make_run_baseline(spec, paths_, *s.default_evaluation);
+    if (s.default_evaluation->status != Status::Ok && !every_case_has_golden(spec)) {
+        StudyOutcome outcome;
+        outcome.outcome = "no-eligible-route";
+        outcome.message = "the default route is " + std::string(to_string(s.default_evaluation->status)) + " (" +
+                          s.default_evaluation->message + ") and not every case has a golden reference: nothing can be validated";
+        outcome.recorded_at = iso8601_utc_now();
+        s.store.record_outcome(outcome);
+        throw RuntimeFailure(outcome.message);
+    }
+
+    const bool overlap = spec.timing.source == "reported";
+    const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));
+    std::deque<std::pair<Route, std::future<BuiltCandidate>>> in_flight;
+    auto budget_left = [&]() -> std::size_t {
+        if (spec.search.time_limit_s > 0 && steady_now() - s.started_s >= spec.search.time_limit_s) return 0;
+        std::size_t used = s.candidates_done + in_flight.size();
+        return used >= spec.search.max_routes ? 0 : static_cast<std::size_t>(spec.search.max_routes - used);
+    };
+    auto refill = [&](std::size_t target) {
+        std::size_t room = std::min(target > in_flight.size() ? target - in_flight.size() : 0, budget_left());
+        if (room == 0 || interrupt_requested()) return;
+        SearchHistory view = s.history;
+        for (const auto& [route, future] : in_flight) view.observations.push_back(Observation{route, Status::Pending});
+        for (Route& route : s.strategy->propose(view, room)) {
+            std::string phase = s.strategy->phase_of(route, view);
+            view.observations.push_back(Observation{route, Status::Pending});
+            const Evaluator* evaluator = s.evaluator.get();
+            in_flight.emplace_back(route, std::async(std::launch::async, [evaluator, route, phase] {
+                                       return evaluator->build(route, phase);
+                                   }));
+        }
+    };
+    auto measure_front = [&]() {
+        BuiltCandidate built = in_flight.front().second.get();
+        in_flight.pop_front();
+        if (overlap) refill(jobs);
+        if (interrupt_requested()) return;
+        Evaluation e = s.evaluator->measure(built, s.baseline);
+        ++s.candidates_done;
+        commit(e);
+    };
+    while (!interrupt_requested()) {
+        refill(jobs);
+        if (in_flight.empty()) break;
+        if (overlap) {
+            measure_front();
+        } else {
+            for (auto& entry : in_flight) entry.second.wait();
+            while (!in_flight.empty() && !interrupt_requested()) measure_front();
+        }
+    }
+    if (interrupt_requested()) {
+        for (auto& entry : in_flight) entry.second.wait();
+        throw Interrupted(remaining_text());
+    }
+
+    if (s.added || !s.store.read_outcome()) {
+        ConfirmationRunner confirm(*s.evaluator, s.baseline, spec.timing);
+        StudyOutcome outcome = confirm.decide(s.store, s.evaluations, *s.default_evaluation);
+        if (interrupt_requested()) throw Interrupted("during the confirmation; " + remaining_text());
+        s.store.record_outcome(outcome);
+    }
+    keeper.finish(s.evaluations, s.store.read_outcome());
+    StudySummary summary = load_study_summary(paths_.cache);
+    summary.wall_s = steady_now() - s.started_s;
+    summary.artifact_bytes = keeper.bytes_kept();
+    return summary;
+}
+
+}  // namespace routetune

@@ -1,0 +1,64 @@
+// A study's summary is rebuilt from its store alone, so `report` shows exactly what `tune`
+// recorded, also for a study that is still running or was interrupted.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "routetune/error.hpp"
+#include "eval/study_runner.hpp"
+#include "store/study_store.hpp"
+
+namespace routetune {
+
+StudySummary load_study_summary(const std::filesystem::path& cache) {
+    if (!std::filesystem::exists(cache)) throw UsageError("no study cache at " + cache.string());
+    StudyStore store = StudyStore::open_read_only(cache);
+    StudySummary summary;
+    if (auto header = store.read_header()) {
+        summary.study = header->name;
+        summary.spec_path = header->spec_path;
+        summary.search = header->mode;
+        summary.expression = header->expression;
+        auto fingerprint = nlohmann::json::parse(header->fingerprint_json, nullptr, false);
+        if (fingerprint.is_object()) {
+            for (const auto& [key, value] : fingerprint.items()) {
+                summary.fingerprint[key] = value.is_string() ? value.get<std::string>() : value.dump();
+            }
+        }
+    }
+    summary.evaluations = store.evaluations();
+    for (const auto& e : summary.evaluations) {
+        if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
+        if (!e.route.empty()) ++summary.candidates_total;
+    }
+    if (auto confirmation = store.read_confirmation()) {
+        TimingSummary default_timing;
+        for (const auto& row : confirmation->routes) {
+            if (row.is_default) default_timing = row.timing;
+        }
+        for (const auto& row : confirmation->routes) {
+            if (row.is_default) continue;
+            summary.confirmations.push_back(
+                Confirmation{row.route, default_timing, row.timing, row.speedup, row.speedup_ci_low, row.speedup_ci_high});
+        }
+    }
+    summary.outcome = Outcome::Unfinished;
+    if (auto outcome = store.read_outcome()) {
+        summary.outcome = outcome_from_string(outcome->outcome).value_or(Outcome::Unfinished);
+        if (outcome->winner) {
+            Confirmation winner;
+            winner.route = *outcome->winner;
+            winner.speedup = outcome->speedup;
+            winner.ci_low = outcome->speedup_ci_low;
+            winner.ci_high = outcome->speedup_ci_high;
+            for (const auto& c : summary.confirmations) {
+                if (c.route == winner.route) winner = c;
+            }
+            summary.winner = winner;
+            summary.winner_artifact = outcome->artifact_path;
+        }
+        summary.message = outcome->message;
+    }
+    return summary;
+}
+
+}  // namespace routetune

@@ -1,0 +1,31 @@
+// Options of one `tune` run: the spec's [search] section overridden by the command line.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace routetune {
+
+/// What the command line says about a study (empty/unset: the spec decides).
+struct TuneOptions {
+    std::string routes;                       ///< --routes
+    std::filesystem::path routes_file;        ///< --routes-file
+    std::string search;                       ///< --search
+    std::filesystem::path cache;              ///< --cache
+    bool resume = false;                      ///< --continue
+    bool ignore_fingerprint = false;          ///< --ignore-fingerprint
+    bool keep_artifacts = false;              ///< --keep-artifacts
+    std::filesystem::path output;             ///< --output
+    int jobs = 1;                             ///< --jobs
+    int measure_lanes = 1;                    ///< --measure-lanes
+    std::optional<double> time_limit_s;       ///< --time-limit
+    std::optional<std::uint64_t> max_routes;  ///< --max-routes
+    std::optional<int> mixed_max_knobs;       ///< --mixed-max-knobs
+    std::optional<std::uint64_t> seed;        ///< --seed
+    bool include_unsafe = false;              ///< --include-unsafe
+    std::string command_line;                 ///< recorded in the study header
+};
+
+}  // namespace routetune

@@ -1,0 +1,110 @@
+// Formats the progress counters into one line and writes it. On a terminal the line is
+// redrawn in place: carriage return, erase to end of line, the text, no newline (finish adds
+// it). Elsewhere (a log file, CI) redrawing would pile up control codes, so a plain line is
+// printed at most once per interval of the study's elapsed time, which the caller supplies:
+// the writer reads no clock.
+#include "report/progress_line.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace routetune {
+
+std::string format_duration(double seconds) {
+    if (!(seconds >= 0) || !std::isfinite(seconds)) seconds = 0;
+    auto whole = static_cast<std::uint64_t>(seconds);
+    char buffer[64];
+    if (whole < 60) {
+        std::snprintf(buffer, sizeof buffer, "%llus", static_cast<unsigned long long>(whole));
+    } else if (whole < 3600) {
+        std::snprintf(buffer, sizeof buffer, "%llum%02llus", static_cast<unsigned long long>(whole / 60),
+                      static_cast<unsigned long long>(whole % 60));
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%lluh%02llum", static_cast<unsigned long long>(whole / 3600),
+                      static_cast<unsigned long long>(whole / 60 % 60));
+    }
+    return buffer;
+}
+
+ProgressCounters progress_counters(const StudySummary& summary) {
+    ProgressCounters c;
+    c.total = summary.candidates_total;
+    c.elapsed_s = summary.wall_s;
+    double default_s = 0;
+    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
+        default_s = summary.default_evaluation->timing.median_s;
+    }
+    for (const auto& e : summary.evaluations) {
+        if (e.status == Status::Pending) continue;
+        ++c.done;
+        if (e.status != Status::Ok) {
+            ++c.failed[e.status];
+            continue;
+        }
+        ++c.eligible;
+        if (!e.route.empty() && default_s > 0 && e.timing.median_s > 0) {
+            double speedup = default_s / e.timing.median_s;
+            if (!c.best_speedup || speedup > *c.best_speedup) c.best_speedup = speedup;
+        }
+    }
+    return c;
+}
+
+std::string format_progress(const ProgressCounters& c) {
+    std::string out = "[";
+    out += std::to_string(c.done);
+    out += "/";
+    if (c.total > 0) {
+        auto percent = c.done >= c.total ? 100 : c.done * 100 / c.total;
+        out += std::to_string(c.total) + " " + std::to_string(percent) + "%]";
+    } else {
+        out += "?]";
+    }
+    out += " ok " + std::to_string(c.eligible);
+    std::uint64_t failed = 0;
+    std::string kinds;
+    for (const auto& [status, n] : c.failed) {
+        if (n == 0) continue;
+        failed += n;
+        kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(status)) + " " + std::to_string(n);
+    }
+    out += ", failed " + std::to_string(failed);
+    if (failed > 0) out += " (" + kinds + ")";
+    if (c.best_speedup) {
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, "%.2f×", *c.best_speedup);
+        out += std::string(", best ") + buffer;
+    }
+    out += ", " + format_duration(c.elapsed_s) + " elapsed";
+    if (c.total > 0 && c.done > 0 && c.done < c.total) {
+        double left = c.elapsed_s / static_cast<double>(c.done) * static_cast<double>(c.total - c.done);
+        out += ", ~" + format_duration(left) + " left";
+    }
+    return out;
+}
+
+ProgressWriter::ProgressWriter(std::ostream& out, bool is_tty, double interval_s)
+    : out_(out), is_tty_(is_tty), interval_s_(interval_s) {}
+
+void ProgressWriter::update(const ProgressCounters& counters) {
+    if (finished_) return;
+    if (is_tty_) {
+        out_ << "\r\x1b[K" << format_progress(counters) << std::flush;
+        return;
+    }
+    if (last_printed_s_ && counters.elapsed_s - *last_printed_s_ < interval_s_) return;
+    last_printed_s_ = counters.elapsed_s;
+    out_ << format_progress(counters) << "\n" << std::flush;
+}
+
+void ProgressWriter::finish(const ProgressCounters& counters) {
+    if (finished_) return;
+    finished_ = true;
+    if (is_tty_) {
+        out_ << "\r\x1b[K" << format_progress(counters) << "\n" << std::flush;
+    } else {
+        out_ << format_progress(counters) << "\n" << std::flush;
+    }
+}
+
+}  // namespace routetune

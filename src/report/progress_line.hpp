@@ -1,0 +1,57 @@
+// The live progress line of a study: pure formatting, and a writer that redraws one terminal
+// line in place or, when stderr is not a terminal, prints a plain line now and then.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "routetune/study.hpp"
+
+namespace routetune {
+
+/// What the progress line shows.
+struct ProgressCounters {
+    std::uint64_t done = 0;                  ///< finished evaluations
+    std::uint64_t total = 0;                 ///< planned candidates; 0 when unknown
+    std::uint64_t eligible = 0;              ///< finished with status ok
+    std::map<Status, std::uint64_t> failed;  ///< failures by status (zeros are left out)
+    std::optional<double> best_speedup;      ///< best speedup over the default so far
+    double elapsed_s = 0;
+};
+
+/// Counters of a summary so far: done = non-pending evaluations, total = candidates_total,
+/// best = the largest default median / median over ok non-default routes, elapsed = wall_s.
+ProgressCounters progress_counters(const StudySummary& summary);
+
+/// "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23×, 1m05s elapsed,
+/// ~2m32s left"; the time left (elapsed / done × remaining) needs a known total and done > 0.
+std::string format_progress(const ProgressCounters& counters);
+
+/// Seconds as "42s", "1m05s", "2h03m" (rounded down to the shown unit).
+std::string format_duration(double seconds);
+
+/// Writes progress lines to a stream.
+class ProgressWriter {
+public:
+    /// On a terminal every update redraws the line ("\r\x1b[K"); otherwise an update prints a
+    /// line only when interval_s of elapsed time passed since the last printed one.
+    ProgressWriter(std::ostream& out, bool is_tty, double interval_s = 10);
+
+    /// Shows counters (throttled as above when not a terminal).
+    void update(const ProgressCounters& counters);
+
+    /// Shows counters one last time and ends the line; later updates print nothing.
+    void finish(const ProgressCounters& counters);
+
+private:
+    std::ostream& out_;
+    bool is_tty_;
+    double interval_s_;
+    std::optional<double> last_printed_s_;
+    bool finished_ = false;
+};
+
+}  // namespace routetune

@@ -1,0 +1,28 @@
+// Dispatches a format name to its writer.
+#include "report/render.hpp"
+
+#include "report/html_report.hpp"
+#include "report/markdown_report.hpp"
+#include "report/summary_json.hpp"
+#include "report/table_report.hpp"
+#include "routetune/error.hpp"
+
+namespace routetune {
+
+std::string_view report_formats() { return "table, json, markdown, html"; }
+
+std::string render_summary(const StudySummary& summary, std::string_view format,
+                           std::string_view metric) {
+    if (format == "table") {
+        TableOptions options;
+        options.metric = std::string(metric);
+        return table_report(summary, options);
+    }
+    if (format == "json") return summary_json_text(summary, metric);
+    if (format == "markdown") return markdown_report(summary, metric);
+    if (format == "html") return html_report(summary, metric);
+    throw UsageError("--format: unknown report format \"" + std::string(format) +
+                     "\" (valid: " + std::string(report_formats()) + ")");
+}
+
+}  // namespace routetune

@@ -1,0 +1,173 @@
+// Builds report rows: ok evaluations are sorted by median time (stable, ties by route text),
+// the others are bucketed by status in the fixed report order, keeping finish order inside a
+// bucket. The worst loss treats NaN as worse than any number, since NaN always fails.
+#include "report/report_row.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace routetune {
+
+const std::array<Status, 9>& report_status_order() {
+    static const std::array<Status, 9> order{
+        Status::Ok,        Status::Inaccurate, Status::BuildFailed,
+        Status::BuildCrashed, Status::BuildTimeout, Status::RunFailed,
+        Status::RunCrashed, Status::RunTimeout, Status::Pending,
+    };
+    return order;
+}
+
+bool has_timing(const TimingSummary& timing) {
+    return !timing.samples_s.empty() || timing.median_s > 0;
+}
+
+std::string display_route(const Route& route) {
+    return route.empty() ? std::string("(default)") : route.to_string();
+}
+
+std::string one_line(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+    auto first = out.find_first_not_of(' ');
+    if (first == std::string::npos) return "";
+    auto last = out.find_last_not_of(' ');
+    return out.substr(first, last - first + 1);
+}
+
+namespace {
+
+std::optional<double> worst_loss(const Evaluation& evaluation) {
+    std::optional<double> worst;
+    for (const auto& c : evaluation.cases) {
+        if (!worst) {
+            worst = c.loss;
+        } else if (!std::isnan(*worst) && (std::isnan(c.loss) || c.loss > *worst)) {
+            worst = c.loss;
+        }
+    }
+    return worst;
+}
+
+ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& default_s) {
+    ReportRow row;
+    row.route = display_route(evaluation.route);
+    row.phase = evaluation.phase;
+    row.status = evaluation.status;
+    if (has_timing(evaluation.timing)) {
+        row.time_s = evaluation.timing.median_s;
+        if (default_s && evaluation.timing.median_s > 0) {
+            row.vs_default = *default_s / evaluation.timing.median_s;
+        }
+    }
+    row.max_loss = worst_loss(evaluation);
+    row.message = one_line(evaluation.message);
+    return row;
+}
+
+}  // namespace
+
+std::vector<ReportRow> report_rows(const StudySummary& summary) {
+    std::optional<double> default_s;
+    if (summary.default_evaluation && has_timing(summary.default_evaluation->timing)) {
+        default_s = summary.default_evaluation->timing.median_s;
+    }
+    std::vector<ReportRow> rows;
+    for (Status status : report_status_order()) {
+        std::vector<ReportRow> group;
+        for (const auto& evaluation : summary.evaluations) {
+            if (evaluation.status == status) group.push_back(make_row(evaluation, default_s));
+        }
+        if (status == Status::Ok) {
+            std::stable_sort(group.begin(), group.end(), [](const ReportRow& a, const ReportRow& b) {
+                double ta = a.time_s.value_or(INFINITY);
+                double tb = b.time_s.value_or(INFINITY);
+                if (ta != tb) return ta < tb;
+                return a.route < b.route;
+            });
+        }
+        rows.insert(rows.end(), group.begin(), group.end());
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].rank = i + 1;
+    return rows;
+}
+
+std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& summary) {
+    std::vector<std::pair<Status, std::uint64_t>> counts;
+    for (Status status : report_status_order()) {
+        auto n = std::count_if(summary.evaluations.begin(), summary.evaluations.end(),
+                               [status](const Evaluation& e) { return e.status == status; });
+        counts.emplace_back(status, static_cast<std::uint64_t>(n));
+    }
+    return counts;
+}
+
+std::string format_ms(double seconds) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.3f", seconds * 1000.0);
+    return buffer;
+}
+
+std::string format_speedup(double factor) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.2f×", factor);
+    return buffer;
+}
+
+std::string format_loss(double loss) {
+    if (std::isnan(loss)) return "nan";
+    if (std::isinf(loss)) return loss > 0 ? "inf" : "-inf";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.3g", loss);
+    return buffer;
+}
+
+std::vector<ReportField> report_header(const StudySummary& summary) {
+    std::vector<ReportField> fields;
+    fields.push_back({"study", summary.study});
+    if (!summary.spec_path.empty()) fields.push_back({"spec", summary.spec_path});
+    fields.push_back({"search", summary.search});
+    if (!summary.expression.empty()) fields.push_back({"expression", summary.expression});
+    std::string def = "not evaluated";
+    if (summary.default_evaluation) {
+        const auto& timing = summary.default_evaluation->timing;
+        if (summary.default_evaluation->status == Status::Ok && has_timing(timing)) {
+            def = format_ms(timing.median_s) + " ms, 95% CI [" + format_ms(timing.ci_low_s) + ", " +
+                  format_ms(timing.ci_high_s) + "] ms";
+        } else {
+            def = std::string(to_string(summary.default_evaluation->status));
+        }
+    }
+    fields.push_back({"default", def});
+    fields.push_back({"outcome", std::string(to_string(summary.outcome))});
+    if (summary.winner) {
+        const auto& w = *summary.winner;
+        fields.push_back({"winner", display_route(w.route) + " (" + format_speedup(w.speedup) +
+                                        ", 95% CI [" + format_speedup(w.ci_low) + ", " +
+                                        format_speedup(w.ci_high) + "])"});
+        if (!summary.winner_artifact.empty()) fields.push_back({"artifact", summary.winner_artifact});
+    } else {
+        fields.push_back({"winner", "none"});
+    }
+    std::string candidates = std::to_string(summary.evaluations.size()) + " evaluated";
+    if (summary.candidates_total > 0) {
+        candidates += " of " + std::to_string(summary.candidates_total) + " planned";
+    }
+    fields.push_back({"candidates", candidates});
+    char wall[64];
+    std::snprintf(wall, sizeof wall, "%.1f s", summary.wall_s);
+    fields.push_back({"wall time", wall});
+    return fields;
+}
+
+std::string counts_text(const StudySummary& summary) {
+    std::string text;
+    for (const auto& [status, n] : status_counts(summary)) {
+        if (n == 0) continue;
+        text += std::string(to_string(status)) + " " + std::to_string(n) + ", ";
+    }
+    return text + "total " + std::to_string(summary.evaluations.size());
+}
+
+}  // namespace routetune

@@ -1,0 +1,70 @@
+// What every human report (table, Markdown, HTML) shows of a study, computed once: the rows
+// in display order and the numbers formatted the same way in every format.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "routetune/study.hpp"
+
+namespace routetune {
+
+/// One evaluation as a report row.
+struct ReportRow {
+    std::size_t rank = 0;               ///< 1-based position in display order
+    std::string route;                  ///< canonical text; "(default)" for the default route
+    std::string phase;
+    Status status = Status::Pending;
+    std::optional<double> time_s;       ///< median, when timed
+    std::optional<double> vs_default;   ///< default median / this median, when both timed
+    std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
+    std::string message;                ///< one line
+};
+
+/// One labelled line of a report's header, as plain text.
+struct ReportField {
+    std::string label;
+    std::string value;
+};
+
+/// Statuses in report order: ok first, the failures by stage, pending last.
+const std::array<Status, 9>& report_status_order();
+
+/// True when the timing holds a measurement (samples, or a positive median).
+bool has_timing(const TimingSummary& timing);
+
+/// The summary's evaluations as rows: ok by median ascending (ties by route), then the rest
+/// grouped by status in report_status_order, each group in finish order.
+std::vector<ReportRow> report_rows(const StudySummary& summary);
+
+/// Evaluations per status, in report_status_order, zeros included.
+std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& summary);
+
+/// The header of every human report: study, spec, search, expression, default (median and
+/// interval), outcome, winner (speedup and interval), winner artifact, candidates, wall time.
+std::vector<ReportField> report_header(const StudySummary& summary);
+
+/// Non-zero counts in report order and the total: "ok 3, build_failed 1, total 4".
+std::string counts_text(const StudySummary& summary);
+
+/// The route as reports print it: "(default)" for the empty route.
+std::string display_route(const Route& route);
+
+/// Seconds as milliseconds with three decimals: 0.0123456 -> "12.346".
+std::string format_ms(double seconds);
+
+/// A speedup factor with two decimals and the times sign: 1.234 -> "1.23×".
+std::string format_speedup(double factor);
+
+/// A loss in %.3g; "nan", "inf", "-inf" for non-finite values.
+std::string format_loss(double loss);
+
+/// The message reduced to one line (newlines and tabs become spaces, ends trimmed).
+std::string one_line(const std::string& text);
+
+}  // namespace routetune

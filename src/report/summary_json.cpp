@@ -1,0 +1,301 @@
+// Writes a StudySummary field by field into an insertion-ordered JSON object (so the output
+// reads in the design's order), and reads it back with checks that name the offending key.
+// A timing is written as its median ("time") and 95% interval ("time_ci95"), or null for both
+// when it holds no measurement. Counts cover every status, zeros included, plus "total".
+#include "report/summary_json.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "report/report_row.hpp"
+#include "routetune/error.hpp"
+
+namespace routetune {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json number(double value) {
+    return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+Json loss_value(double loss) {
+    if (std::isnan(loss)) return "NaN";
+    if (std::isinf(loss)) return loss > 0 ? "Infinity" : "-Infinity";
+    return loss;
+}
+
+Json pair(double low, double high) {
+    return Json::array({number(low), number(high)});
+}
+
+void put_timing(Json& out, const TimingSummary& timing, const char* time_key, const char* ci_key) {
+    if (has_timing(timing)) {
+        out[time_key] = number(timing.median_s);
+        out[ci_key] = pair(timing.ci_low_s, timing.ci_high_s);
+    } else {
+        out[time_key] = nullptr;
+        out[ci_key] = nullptr;
+    }
+}
+
+Json evaluation_json(const Evaluation& evaluation) {
+    Json out;
+    out["route"] = evaluation.route.to_string();
+    out["phase"] = evaluation.phase;
+    out["status"] = std::string(to_string(evaluation.status));
+    put_timing(out, evaluation.timing, "time", "time_ci95");
+    out["build_s"] = number(evaluation.build_s);
+    Json loss = Json::object();
+    for (const auto& c : evaluation.cases) loss[c.name] = loss_value(c.loss);
+    out["loss"] = std::move(loss);
+    out["message"] = evaluation.message;
+    return out;
+}
+
+Json confirmation_json(const Confirmation& confirmation) {
+    Json out;
+    out["route"] = confirmation.route.to_string();
+    out["speedup"] = number(confirmation.speedup);
+    out["speedup_ci95"] = pair(confirmation.ci_low, confirmation.ci_high);
+    put_timing(out, confirmation.timing, "time", "time_ci95");
+    put_timing(out, confirmation.default_timing, "default_time", "default_time_ci95");
+    return out;
+}
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+    throw UsageError("study summary JSON: " + where + ": " + what);
+}
+
+const Json& member(const Json& object, const char* key, const std::string& where) {
+    if (!object.is_object()) bad(where, "expected an object");
+    auto it = object.find(key);
+    if (it == object.end()) bad(where, std::string("missing key \"") + key + "\"");
+    return *it;
+}
+
+std::string text_at(const Json& object, const char* key, const std::string& where) {
+    const Json& value = member(object, key, where);
+    if (!value.is_string()) bad(where + "." + key, "expected a string");
+    return value.get<std::string>();
+}
+
+double number_at(const Json& value, const std::string& where) {
+    if (value.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (!value.is_number()) bad(where, "expected a number or null");
+    return value.get<double>();
+}
+
+double number_at(const Json& object, const char* key, const std::string& where) {
+    return number_at(member(object, key, where), where + "." + key);
+}
+
+void read_pair(const Json& value, double& low, double& high, const std::string& where) {
+    if (!value.is_array() || value.size() != 2) bad(where, "expected [low, high]");
+    low = number_at(value[0], where + "[0]");
+    high = number_at(value[1], where + "[1]");
+}
+
+TimingSummary read_timing(const Json& object, const char* time_key, const char* ci_key,
+                          const std::string& where) {
+    TimingSummary timing;
+    const Json& time = member(object, time_key, where);
+    if (time.is_null()) return timing;
+    timing.median_s = number_at(time, where + "." + time_key);
+    read_pair(member(object, ci_key, where), timing.ci_low_s, timing.ci_high_s,
+              where + "." + ci_key);
+    return timing;
+}
+
+Route read_route(const Json& object, const std::string& where) {
+    return Route::parse(text_at(object, "route", where));
+}
+
+Status read_status(const Json& object, const std::string& where) {
+    std::string name = text_at(object, "status", where);
+    auto status = status_from_string(name);
+    if (!status) {
+        bad(where + ".status", "unknown status \"" + name + "\" (valid: pending, ok, inaccurate, "
+            "build_failed, build_crashed, build_timeout, run_failed, run_crashed, run_timeout)");
+    }
+    return *status;
+}
+
+double read_loss(const Json& value, const std::string& where) {
+    if (value.is_string()) {
+        auto text = value.get<std::string>();
+        if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
+        if (text == "Infinity") return std::numeric_limits<double>::infinity();
+        if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
+        bad(where, "expected a number, null, \"NaN\", \"Infinity\" or \"-Infinity\"");
+    }
+    return number_at(value, where);
+}
+
+Evaluation read_evaluation(const Json& object, const std::string& where) {
+    Evaluation evaluation;
+    evaluation.route = read_route(object, where);
+    evaluation.phase = text_at(object, "phase", where);
+    evaluation.status = read_status(object, where);
+    evaluation.timing = read_timing(object, "time", "time_ci95", where);
+    evaluation.build_s = number_at(object, "build_s", where);
+    const Json& loss = member(object, "loss", where);
+    if (!loss.is_object()) bad(where + ".loss", "expected an object of case: loss");
+    for (auto it = loss.begin(); it != loss.end(); ++it) {
+        CaseResult c;
+        c.name = it.key();
+        c.loss = read_loss(it.value(), where + ".loss." + it.key());
+        evaluation.cases.push_back(std::move(c));
+    }
+    evaluation.message = text_at(object, "message", where);
+    return evaluation;
+}
+
+Confirmation read_confirmation(const Json& object, const std::string& where) {
+    Confirmation confirmation;
+    confirmation.route = read_route(object, where);
+    confirmation.speedup = number_at(object, "speedup", where);
+    read_pair(member(object, "speedup_ci95", where), confirmation.ci_low, confirmation.ci_high,
+              where + ".speedup_ci95");
+    confirmation.timing = read_timing(object, "time", "time_ci95", where);
+    confirmation.default_timing = read_timing(object, "default_time", "default_time_ci95", where);
+    return confirmation;
+}
+
+std::uint64_t count_at(const Json& object, const char* key) {
+    const Json& value = member(object, key, "summary");
+    if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0)) {
+        bad(std::string("summary.") + key, "expected a non-negative integer");
+    }
+    return value.get<std::uint64_t>();
+}
+
+}  // namespace
+
+Json summary_to_json(const StudySummary& summary, std::string_view metric) {
+    Json out;
+    out["study"] = summary.study;
+    out["spec"] = summary.spec_path;
+    out["search"] = summary.search;
+    out["expression"] = summary.expression;
+    out["metric"] = std::string(metric);
+    Json fingerprint = Json::object();
+    for (const auto& [key, value] : summary.fingerprint) fingerprint[key] = value;
+    out["fingerprint"] = std::move(fingerprint);
+    if (summary.default_evaluation) {
+        const Evaluation& d = *summary.default_evaluation;
+        Json def;
+        def["route"] = d.route.to_string();
+        def["status"] = std::string(to_string(d.status));
+        put_timing(def, d.timing, "time", "time_ci95");
+        out["default"] = std::move(def);
+    } else {
+        out["default"] = nullptr;
+    }
+    if (summary.winner) {
+        Json winner;
+        winner["route"] = summary.winner->route.to_string();
+        winner["speedup"] = number(summary.winner->speedup);
+        winner["speedup_ci95"] = pair(summary.winner->ci_low, summary.winner->ci_high);
+        winner["artifact"] = summary.winner_artifact;
+        out["winner"] = std::move(winner);
+    } else {
+        out["winner"] = nullptr;
+    }
+    out["outcome"] = std::string(to_string(summary.outcome));
+    Json counts;
+    for (const auto& [status, n] : status_counts(summary)) counts[std::string(to_string(status))] = n;
+    counts["total"] = static_cast<std::uint64_t>(summary.evaluations.size());
+    out["counts"] = std::move(counts);
+    Json evaluations = Json::array();
+    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e));
+    out["evaluations"] = std::move(evaluations);
+    Json confirmations = Json::array();
+    for (const auto& c : summary.confirmations) confirmations.push_back(confirmation_json(c));
+    out["confirmations"] = std::move(confirmations);
+    out["artifact_bytes"] = summary.artifact_bytes;
+    out["wall_s"] = number(summary.wall_s);
+    out["candidates_total"] = summary.candidates_total;
+    return out;
+}
+
+std::string summary_json_text(const StudySummary& summary, std::string_view metric, int indent) {
+    return summary_to_json(summary, metric).dump(indent) + "\n";
+}
+
+StudySummary summary_from_json(const Json& json) {
+    const std::string where = "summary";
+    StudySummary summary;
+    summary.study = text_at(json, "study", where);
+    if (json.contains("spec")) summary.spec_path = text_at(json, "spec", where);
+    summary.search = text_at(json, "search", where);
+    summary.expression = text_at(json, "expression", where);
+    const Json& fingerprint = member(json, "fingerprint", where);
+    if (!fingerprint.is_object()) bad("summary.fingerprint", "expected an object");
+    for (auto it = fingerprint.begin(); it != fingerprint.end(); ++it) {
+        if (!it.value().is_string()) bad("summary.fingerprint." + it.key(), "expected a string");
+        summary.fingerprint[it.key()] = it.value().get<std::string>();
+    }
+    std::string outcome = text_at(json, "outcome", where);
+    auto parsed = outcome_from_string(outcome);
+    if (!parsed) {
+        bad("summary.outcome", "unknown outcome \"" + outcome +
+            "\" (valid: improved, default-stays, no-eligible-route, unfinished)");
+    }
+    summary.outcome = *parsed;
+    const Json& evaluations = member(json, "evaluations", where);
+    if (!evaluations.is_array()) bad("summary.evaluations", "expected an array");
+    for (std::size_t i = 0; i < evaluations.size(); ++i) {
+        summary.evaluations.push_back(
+            read_evaluation(evaluations[i], "summary.evaluations[" + std::to_string(i) + "]"));
+    }
+    const Json& confirmations = member(json, "confirmations", where);
+    if (!confirmations.is_array()) bad("summary.confirmations", "expected an array");
+    for (std::size_t i = 0; i < confirmations.size(); ++i) {
+        summary.confirmations.push_back(
+            read_confirmation(confirmations[i], "summary.confirmations[" + std::to_string(i) + "]"));
+    }
+    const Json& def = member(json, "default", where);
+    if (!def.is_null()) {
+        Route route = read_route(def, "summary.default");
+        for (const auto& e : summary.evaluations) {
+            if (e.route == route) summary.default_evaluation = e;
+        }
+        if (!summary.default_evaluation) summary.default_evaluation = Evaluation{};
+        summary.default_evaluation->route = route;
+        summary.default_evaluation->status = read_status(def, "summary.default");
+        summary.default_evaluation->timing =
+            read_timing(def, "time", "time_ci95", "summary.default");
+    }
+    const Json& winner = member(json, "winner", where);
+    if (!winner.is_null()) {
+        Confirmation confirmation;
+        confirmation.route = read_route(winner, "summary.winner");
+        for (const auto& c : summary.confirmations) {
+            if (c.route == confirmation.route) confirmation = c;
+        }
+        confirmation.speedup = number_at(winner, "speedup", "summary.winner");
+        read_pair(member(winner, "speedup_ci95", "summary.winner"), confirmation.ci_low,
+                  confirmation.ci_high, "summary.winner.speedup_ci95");
+        summary.winner = confirmation;
+        summary.winner_artifact = text_at(winner, "artifact", "summary.winner");
+    }
+    summary.artifact_bytes = count_at(json, "artifact_bytes");
+    summary.wall_s = number_at(json, "wall_s", where);
+    summary.candidates_total = count_at(json, "candidates_total");
+    return summary;
+}
+
+StudySummary summary_from_json_text(std::string_view text) {
+    Json json = Json::parse(text.begin(), text.end(), nullptr, false);
+    if (json.is_discarded()) throw UsageError("study summary JSON: not valid JSON");
+    return summary_from_json(json);
+}
+
+std::string summary_metric(const Json& json) {
+    auto it = json.find("metric");
+    return (it != json.end() && it->is_string()) ? it->get<std::string>() : std::string();
+}
+
+}  // namespace routetune

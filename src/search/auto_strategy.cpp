@@ -1,0 +1,198 @@
+// auto, the default for large spaces. Why it works this way: fast spends one build per knob
+// value, so any plan that screens knobs one at a time cannot finish in a fraction of fast's
+// builds. In practice a few knobs carry nearly all of the gain and a few values break the
+// build or the accuracy, so auto (1) builds the baseline; (2) screens the knobs known to
+// dominate (optimisation level, target ISA) one value at a time, since their large effects
+// would mask everything else in a group; (3) screens all other knobs in groups: a seeded
+// shuffle of the knobs, cut into groups of about sqrt(knobs) (at most 12), each knob set to
+// one random non-default value, so one build tests many values; (4) then searches
+// model-guided: an additive Bayesian model of log time over knob values (AdditiveModel) and
+// a group-testing feasibility model (FeasibilityModel) are fitted to every finished
+// evaluation; a posterior draw of the effects (Thompson sampling: exploration where the
+// model is unsure) proposes the changes to the best route so far, added greedily while
+// P(feasible) x predicted gain - P(failure) x the cost of a wasted build grows, at most six
+// at once; when the draws only repeat
+// observed routes, random neighbours of the best route that the feasibility model does not
+// rule out are tried. Small spaces (32 points or fewer) are simply enumerated. Draws are seeded by (seed, observations so far).
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "search/additive_model.hpp"
+#include "search/feasibility_model.hpp"
+#include "search/search_rng.hpp"
+#include "search/search_space.hpp"
+#include "search/strategies.hpp"
+
+namespace routetune {
+
+namespace {
+
+constexpr std::uint64_t kEnumerateBelow = 32;
+constexpr std::size_t kMaxChanges = 6;
+constexpr std::size_t kDraws = 16;
+constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2% gain is worth
+constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
+
+class AutoStrategy : public Strategy {
+public:
+    AutoStrategy(const Expression& expression, const StrategyOptions& options)
+        : space_(expression), options_(options) {
+        BigCount size = space_.size();
+        if (size.fits_u64() && size.to_u64() <= kEnumerateBelow) enumerate_ = size.to_u64();
+        screening_ = screening_points();
+    }
+
+    std::string name() const override { return "auto"; }
+
+    std::vector<Route> propose(const SearchHistory& history, std::size_t max_count) override {
+        std::vector<Route> out;
+        PointHistory taken(space_, history);
+        std::unordered_set<Point, PointHash> chosen;
+        auto accept = [&](const Point& point) {
+            if (out.size() >= max_count || taken.contains(point) || !chosen.insert(point).second) return false;
+            out.push_back(space_.route(point));
+            return true;
+        };
+        accept(space_.baseline());
+        if (enumerate_ != 0) {
+            for (std::uint64_t i = 0; i < enumerate_; ++i) accept(decode(i));
+            return out;
+        }
+        for (const Point& point : screening_) accept(point);
+        if (!out.empty()) return out;
+        const Observation* reference = taken.finished_observation(space_.baseline());
+        if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
+        AdditiveModel model(space_, taken, reference->median_s);
+        FeasibilityModel feasibility(space_, taken);
+        Point incumbent = best_point(taken);
+        SearchRng rng(options_.seed, 0x6175746fULL + taken.taken.size());
+        for (std::size_t slot = 0; slot < max_count; ++slot) {
+            bool found = false;
+            for (std::size_t draw = 0; draw < kDraws && !found; ++draw)
+                found = accept(construct(incumbent, model.sample(rng), feasibility));
+            double floor = 0.5 * feasibility.route(incumbent);
+            for (std::size_t i = 0; i < 512 && !found; ++i) {
+                Point point = neighbour(incumbent, rng, 1 + i / 64);
+                if (i < 384 && feasibility.route(point) < floor) continue;
+                found = accept(point);
+            }
+            if (!found) break;
+        }
+        return out;
+    }
+
+    std::string phase_of(const Route& route, const SearchHistory&) const override {
+        auto point = space_.point(route);
+        if (enumerate_ != 0) return "auto-all";
+        if (point && (SearchSpace::changes(*point) == 0 ||
+                      std::find(screening_.begin(), screening_.end(), *point) != screening_.end()))
+            return "auto-screen";
+        return "auto-model";
+    }
+
+private:
+    std::vector<Point> screening_points() const {
+        std::vector<Point> points;
+        std::vector<std::size_t> grouped;
+        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
+            bool dominant = std::find(std::begin(kDominant), std::end(kDominant), space_.knob(d)) != std::end(kDominant);
+            if (!dominant) {
+                grouped.push_back(d);
+                continue;
+            }
+            for (std::uint32_t c = 1; c < space_.choices(d); ++c) {
+                Point point = space_.baseline();
+                point[d] = c;
+                points.push_back(point);
+            }
+        }
+        SearchRng rng(options_.seed, 0x73637265656eULL);
+        for (std::size_t i = grouped.size(); i > 1; --i) std::swap(grouped[i - 1], grouped[rng.below(i)]);
+        std::size_t group = std::clamp<std::size_t>(
+            static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(space_.dimensions())))), 2, 12);
+        for (std::size_t start = 0; start < grouped.size(); start += group) {
+            Point point = space_.baseline();
+            for (std::size_t k = start; k < std::min(start + group, grouped.size()); ++k) {
+                std::size_t d = grouped[k];
+                point[d] = 1 + static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
+            }
+            points.push_back(point);
+        }
+        return points;
+    }
+
+    Point construct(const Point& incumbent, const Effects& effects, const FeasibilityModel& feasibility) const {
+        struct Move {
+            double delta;
+            std::size_t dim;
+            std::uint32_t choice;
+        };
+        std::vector<Move> moves;
+        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
+            Move best{0.0, d, incumbent[d]};
+            for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
+                double delta = effects[d][c] - effects[d][incumbent[d]];
+                if (c != incumbent[d] && delta < best.delta) best = {delta, d, c};
+            }
+            if (best.choice != incumbent[d]) moves.push_back(best);
+        }
+        std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.delta < b.delta; });
+        Point point = incumbent;
+        double gain = 0, utility = 0, p = feasibility.route(incumbent);
+        std::size_t made = 0;
+        for (std::size_t k = 0; k < moves.size() && made < kMaxChanges; ++k) {
+            const Move& move = moves[k];
+            double p_next = p * feasibility.value(move.dim, move.choice) /
+                            (incumbent[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, incumbent[move.dim]));
+            double utility_next = p_next * (gain - move.delta) - (1 - p_next) * kFailureCost;
+            if (utility_next <= utility) continue;
+            ++made;
+            point[move.dim] = move.choice;
+            gain -= move.delta;
+            utility = utility_next;
+            p = p_next;
+        }
+        return point;
+    }
+
+    Point neighbour(Point point, SearchRng& rng, std::size_t changes) const {
+        for (std::size_t k = 0; k < changes; ++k) {
+            std::size_t d = rng.below(point.size());
+            std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
+            point[d] = c >= point[d] ? c + 1 : c;
+        }
+        return point;
+    }
+
+    Point best_point(const PointHistory& taken) const {
+        const PointHistory::Entry* best = nullptr;
+        for (const auto& entry : taken.finished)
+            if (entry.observation->status == Status::Ok &&
+                (best == nullptr || entry.observation->median_s < best->observation->median_s))
+                best = &entry;
+        return best ? best->point : space_.baseline();
+    }
+
+    Point decode(std::uint64_t index) const {
+        Point point(space_.dimensions());
+        for (std::size_t d = point.size(); d-- > 0;) {
+            point[d] = static_cast<std::uint32_t>(index % space_.choices(d));
+            index /= space_.choices(d);
+        }
+        return point;
+    }
+
+    SearchSpace space_;
+    StrategyOptions options_;
+    std::uint64_t enumerate_ = 0;
+    std::vector<Point> screening_;
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_auto_strategy(const Expression& expression, const StrategyOptions& options) {
+    return std::make_unique<AutoStrategy>(expression, options);
+}
+
+}  // namespace routetune

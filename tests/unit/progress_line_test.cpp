@@ -1,0 +1,93 @@
+#include "report/progress_line.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "unit/sample_summary.hpp"
+
+namespace routetune {
+namespace {
+
+ProgressCounters counters(std::uint64_t done, std::uint64_t total, double elapsed) {
+    ProgressCounters c;
+    c.done = done;
+    c.total = total;
+    c.elapsed_s = elapsed;
+    return c;
+}
+
+TEST(ProgressLine, FullLineWithFailuresBestAndTimeLeft) {
+    ProgressCounters c = counters(12, 40, 65);
+    c.eligible = 9;
+    c.failed = {{Status::RunTimeout, 2}, {Status::BuildFailed, 1}, {Status::RunCrashed, 0}};
+    c.best_speedup = 1.234;
+    EXPECT_EQ(format_progress(c),
+              "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23×, 1m05s elapsed, "
+              "~2m31s left");  // 65 s / 12 done × 28 left = 151.7 s
+}
+
+TEST(ProgressLine, UnknownTotalHasNoPercentNorTimeLeft) {
+    ProgressCounters c = counters(3, 0, 7.9);
+    c.eligible = 3;
+    EXPECT_EQ(format_progress(c), "[3/?] ok 3, failed 0, 7s elapsed");
+}
+
+TEST(ProgressLine, NothingDoneYetHasNoTimeLeft) {
+    EXPECT_EQ(format_progress(counters(0, 10, 2)), "[0/10 0%] ok 0, failed 0, 2s elapsed");
+}
+
+TEST(ProgressLine, AllDoneIsHundredPercent) {
+    ProgressCounters c = counters(10, 10, 3725);
+    c.eligible = 10;
+    EXPECT_EQ(format_progress(c), "[10/10 100%] ok 10, failed 0, 1h02m elapsed");
+}
+
+TEST(ProgressLine, Durations) {
+    EXPECT_EQ(format_duration(0), "0s");
+    EXPECT_EQ(format_duration(59.99), "59s");
+    EXPECT_EQ(format_duration(60), "1m00s");
+    EXPECT_EQ(format_duration(3599), "59m59s");
+    EXPECT_EQ(format_duration(7200 + 180), "2h03m");
+    EXPECT_EQ(format_duration(-5), "0s");
+}
+
+TEST(ProgressLine, CountersOfASummary) {
+    ProgressCounters c = progress_counters(testing::sample_summary());
+    EXPECT_EQ(c.done, 5u);
+    EXPECT_EQ(c.total, 8u);
+    EXPECT_EQ(c.eligible, 3u);
+    EXPECT_EQ(c.failed, (std::map<Status, std::uint64_t>{{Status::Inaccurate, 1}, {Status::BuildFailed, 1}}));
+    EXPECT_EQ(format_progress(c),
+              "[5/8 62%] ok 3, failed 2 (inaccurate 1, build_failed 1), best 1.25×, 12s elapsed, ~7s left");
+}
+
+TEST(ProgressWriter, TerminalRedrawsInPlace) {
+    std::ostringstream out;
+    ProgressWriter writer(out, true);
+    writer.update(counters(1, 2, 1));
+    writer.update(counters(1, 2, 1.5));
+    writer.finish(counters(2, 2, 2));
+    writer.update(counters(3, 2, 3));
+    EXPECT_EQ(out.str(),
+              "\r\x1b[K[1/2 50%] ok 0, failed 0, 1s elapsed, ~1s left"
+              "\r\x1b[K[1/2 50%] ok 0, failed 0, 1s elapsed, ~1s left"
+              "\r\x1b[K[2/2 100%] ok 0, failed 0, 2s elapsed\n");
+}
+
+TEST(ProgressWriter, PlainOutputIsThrottledLines) {
+    std::ostringstream out;
+    ProgressWriter writer(out, false, 10);
+    writer.update(counters(1, 0, 1));
+    writer.update(counters(2, 0, 5));
+    writer.update(counters(3, 0, 11));
+    writer.update(counters(4, 0, 20));
+    writer.finish(counters(5, 0, 21));
+    EXPECT_EQ(out.str(),
+              "[1/?] ok 0, failed 0, 1s elapsed\n"
+              "[3/?] ok 0, failed 0, 11s elapsed\n"
+              "[5/?] ok 0, failed 0, 21s elapsed\n");
+}
+
+}  // namespace
+}  // namespace routetune

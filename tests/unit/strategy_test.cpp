@@ -1,0 +1,315 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "routetune/error.hpp"
+#include "routetune/strategy.hpp"
+#include "search/budget.hpp"
+#include "search/search_space.hpp"
+#include "search/synthetic_landscape.hpp"
+
+namespace routetune {
+namespace {
+
+Axis axis(std::string knob, std::vector<std::string> values, std::string default_value) {
+    Axis a;
+    a.knob = std::move(knob);
+    a.values = ValueList::of(std::move(values));
+    a.default_value = std::move(default_value);
+    return a;
+}
+
+// -a on|off (default off), -b x|y|z (default x), -c 1|2 (default unknown), -f fixed to 3.
+Expression small_expression() {
+    Expression e;
+    e.text = "-a=[on|off] -b=[x|y|z] -c=[1|2] -f=3";
+    e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"x", "y", "z"}, "x"), axis("-c", {"1", "2"}, ""),
+              axis("-f", {"3"}, "2")};
+    return e;
+}
+
+Observation ok(const Route& route, double median) {
+    Observation obs;
+    obs.route = route;
+    obs.status = Status::Ok;
+    obs.median_s = median;
+    obs.ci_low_s = median * 0.99;
+    obs.ci_high_s = median * 1.01;
+    return obs;
+}
+
+using Oracle = std::function<Observation(const Route&)>;
+
+// Runs strategy for steps proposals of one route each, appending the oracle's outcomes.
+std::vector<Route> run(Strategy& strategy, SearchHistory& history, const Oracle& oracle, std::size_t steps) {
+    std::vector<Route> proposed;
+    for (std::size_t i = 0; i < steps; ++i) {
+        auto routes = strategy.propose(history, 1);
+        if (routes.empty()) break;
+        EXPECT_EQ(routes.size(), 1u);
+        proposed.push_back(routes.front());
+        history.observations.push_back(oracle(routes.front()));
+    }
+    return proposed;
+}
+
+// True when every knob of route is in the expression with a listed value, and fixed knobs are set.
+bool within(const Route& route, const Expression& e) {
+    for (const auto& [knob, value] : route.assignments()) {
+        auto it = std::find_if(e.axes.begin(), e.axes.end(), [&](const Axis& a) { return a.knob == knob; });
+        if (it == e.axes.end() || !it->values.contains(value)) return false;
+    }
+    for (const Axis& a : e.axes)
+        if (a.fixed() && route.get(a.knob) != a.values.at(0)) return false;
+    return true;
+}
+
+LandscapeOptions small_landscape() {
+    LandscapeOptions options;
+    options.knobs = 14;
+    options.seed = 7;
+    return options;
+}
+
+TEST(StrategyRegistry, NamesAndUnknown) {
+    EXPECT_EQ(strategy_names(), (std::vector<std::string>{"auto", "evolve", "fast", "full", "greedy", "mixed", "model", "random"}));
+    EXPECT_THROW(make_strategy("annealing", small_expression(), {}), UsageError);
+    EXPECT_EQ(make_strategy("greedy", small_expression(), {})->name(), "greedy");
+}
+
+TEST(Strategies, ProposeValidUniqueRoutesWithinTheExpression) {
+    SyntheticLandscape landscape(small_landscape());
+    const Expression& e = landscape.expression();
+    SearchSpace space(e);
+    for (const std::string& name : strategy_names()) {
+        auto strategy = make_strategy(name, e, {});
+        SearchHistory history;
+        std::set<Point> seen;
+        for (int step = 0; step < 40; ++step) {
+            auto routes = strategy->propose(history, 3);
+            ASSERT_LE(routes.size(), 3u) << name;
+            if (routes.empty()) break;
+            for (const Route& route : routes) {
+                EXPECT_TRUE(within(route, e)) << name << ": " << route.to_string();
+                auto point = space.point(route);
+                ASSERT_TRUE(point.has_value()) << name;
+                EXPECT_TRUE(seen.insert(*point).second) << name << " repeated " << route.to_string();
+                history.observations.push_back(landscape.evaluate(route));
+            }
+        }
+        EXPECT_GE(seen.size(), 20u) << name;
+        EXPECT_TRUE(strategy->propose(history, 0).empty()) << name;
+    }
+}
+
+TEST(Strategies, DeterministicPerSeedAndSeedsDiffer) {
+    SyntheticLandscape landscape(small_landscape());
+    Oracle oracle = [&](const Route& r) { return landscape.evaluate(r); };
+    for (const std::string& name : {"random", "evolve", "model", "auto"}) {
+        StrategyOptions one, two;
+        two.seed = 99;
+        SearchHistory h1, h2, h3;
+        auto a = make_strategy(name, landscape.expression(), one);
+        auto b = make_strategy(name, landscape.expression(), one);
+        auto c = make_strategy(name, landscape.expression(), two);
+        auto r1 = run(*a, h1, oracle, 30);
+        auto r2 = run(*b, h2, oracle, 30);
+        auto r3 = run(*c, h3, oracle, 30);
+        EXPECT_EQ(r1, r2) << name;
+        EXPECT_NE(r1, r3) << name;
+    }
+}
+
+TEST(Strategies, ResumeFromHistoryRepeatsNothingAndContinuesIdentically) {
+    SyntheticLandscape landscape(small_landscape());
+    Oracle oracle = [&](const Route& r) { return landscape.evaluate(r); };
+    for (const std::string& name : strategy_names()) {
+        SearchHistory uninterrupted;
+        auto whole = run(*make_strategy(name, landscape.expression(), {}), uninterrupted, oracle, 45);
+        SearchHistory history;
+        auto first = run(*make_strategy(name, landscape.expression(), {}), history, oracle, 17);
+        auto rest = run(*make_strategy(name, landscape.expression(), {}), history, oracle, 28);
+        first.insert(first.end(), rest.begin(), rest.end());
+        EXPECT_EQ(first, whole) << name;
+    }
+}
+
+TEST(Strategies, PendingCountsAsTakenButAnUnfinishedOneCanBeRerun) {
+    Expression e = small_expression();
+    auto fast = make_strategy("fast", e, {});
+    SearchHistory history;
+    Observation pending;
+    pending.route = Route::parse("-f=3");
+    history.observations.push_back(pending);
+    auto routes = fast->propose(history, 1);
+    ASSERT_EQ(routes.size(), 1u);
+    EXPECT_EQ(routes[0].to_string(), "-a=on -f=3");
+    history.observations.clear();
+    EXPECT_EQ(fast->propose(history, 1).at(0).to_string(), "-f=3");
+}
+
+TEST(FastStrategy, ExactOrderSkippingHistory) {
+    Expression e = small_expression();
+    auto fast = make_strategy("fast", e, {});
+    SearchHistory history;
+    std::vector<std::string> got;
+    for (const Route& r : fast->propose(history, 100)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-f=3", "-a=on -f=3", "-b=y -f=3", "-b=z -f=3", "-c=1 -f=3", "-c=2 -f=3"}));
+    history.observations.push_back(ok(Route::parse("-b=y -f=3"), 1.0));
+    history.observations.push_back(ok(Route::parse("-f=3"), 1.0));
+    got.clear();
+    for (const Route& r : fast->propose(history, 2)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-a=on -f=3", "-b=z -f=3"}));
+    EXPECT_EQ(fast->phase_of(Route::parse("-a=on -f=3"), history), "fast");
+}
+
+TEST(FullStrategy, ExactOrderAndEquivalentRoutesCountAsSeen) {
+    Expression e;
+    e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"x", "y"}, "x")};
+    auto full = make_strategy("full", e, {});
+    SearchHistory history;
+    std::vector<std::string> got;
+    for (const Route& r : full->propose(history, 10)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-a=on -b=x", "-a=on -b=y", "-a=off -b=x", "-a=off -b=y"}));
+    history.observations.push_back(ok(Route{}, 1.0));              // the default: same as -a=off -b=x
+    history.observations.push_back(ok(Route::parse("-a=on"), 1.0));  // same as -a=on -b=x
+    got.clear();
+    for (const Route& r : full->propose(history, 10)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-a=on -b=y", "-a=off -b=y"}));
+}
+
+TEST(MixedStrategy, PhaseTwoIsTheProductOfValuesThatBeatTheBaseline) {
+    Expression e;
+    e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"x", "y", "z"}, "x"), axis("-c", {"on", "off"}, "off"),
+              axis("-d", {"on", "off"}, "off"), axis("-e", {"on", "off"}, "off")};
+    StrategyOptions options;
+    options.mixed_max_knobs = 3;
+    auto mixed = make_strategy("mixed", e, options);
+    SearchHistory history;
+    auto phase_one = mixed->propose(history, 100);
+    ASSERT_EQ(phase_one.size(), 7u);
+    history.observations.push_back(ok(Route{}, 1.0));
+    history.observations.push_back(ok(Route::parse("-a=on"), 0.90));   // beats
+    history.observations.push_back(ok(Route::parse("-b=y"), 0.95));   // beats
+    history.observations.push_back(ok(Route::parse("-b=z"), 0.80));   // beats, best of -b
+    history.observations.push_back(ok(Route::parse("-c=on"), 0.99));  // within noise: not promoted
+    Observation inaccurate = ok(Route::parse("-d=on"), 0.5);
+    inaccurate.status = Status::Inaccurate;                             // fast but not Ok
+    history.observations.push_back(inaccurate);
+    EXPECT_EQ(mixed->propose(history, 100).at(0).to_string(), "-e=on");
+    history.observations.push_back(ok(Route::parse("-e=on"), 0.96));   // beats, smallest gain
+    std::vector<std::string> got;
+    for (const Route& r : mixed->propose(history, 100)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-b=y -e=on", "-b=z -e=on", "-a=on -e=on", "-a=on -b=y", "-a=on -b=y -e=on",
+                                             "-a=on -b=z", "-a=on -b=z -e=on"}));
+    EXPECT_EQ(mixed->phase_of(Route::parse("-a=on -b=z"), history), "mixed-2");
+    EXPECT_EQ(mixed->phase_of(Route::parse("-a=on"), history), "fast");
+    history.observations.push_back(ok(Route::parse("-a=on -b=y"), 0.8));
+    got.clear();
+    for (const Route& r : mixed->propose(history, 2)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-b=y -e=on", "-b=z -e=on"}));
+
+    options.mixed_max_knobs = 2;  // keeps -b (gain 1.25) and -a (1.11), drops -e (1.04)
+    got.clear();
+    for (const Route& r : make_strategy("mixed", e, options)->propose(history, 100)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-a=on -b=z"}));
+}
+
+TEST(RandomStrategy, ExhaustsASmallSpaceWithoutRepeats) {
+    Expression e = small_expression();
+    SearchSpace space(e);
+    ASSERT_EQ(space.size().to_u64(), 18u);
+    auto random = make_strategy("random", e, {});
+    SearchHistory history;
+    auto all = run(*random, history, [](const Route& r) { return ok(r, 1.0); }, 100);
+    EXPECT_EQ(all.size(), 18u);
+    EXPECT_EQ(all.front().to_string(), "-f=3");
+    std::set<Route> unique(all.begin(), all.end());
+    EXPECT_EQ(unique.size(), 18u);
+}
+
+TEST(GreedyStrategy, DescendsOneKnobAtATimeToTheOptimumOfAnAdditiveLandscape) {
+    Expression e;
+    e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"x", "y", "z"}, "x"), axis("-c", {"on", "off"}, "off")};
+    std::map<std::string, double> factor = {{"-a=on", 0.8}, {"-b=y", 0.9}, {"-b=z", 1.3}, {"-c=on", 1.1}};
+    Oracle oracle = [&](const Route& r) {
+        double t = 1.0;
+        for (const auto& [k, v] : r.assignments()) t *= factor.count(k + "=" + v) ? factor[k + "=" + v] : 1.0;
+        return ok(r, t);
+    };
+    auto greedy = make_strategy("greedy", e, {});
+    SearchHistory history;
+    std::vector<std::string> got;
+    for (const Route& r : run(*greedy, history, oracle, 100)) got.push_back(r.to_string());
+    // Round 1: every single change; move to -a=on; round 2 retries only -b=y (the one other
+    // change that was faster); move there; round 3 has nothing left to try.
+    EXPECT_EQ(got, (std::vector<std::string>{"", "-a=on", "-b=y", "-b=z", "-c=on", "-a=on -b=y"}));
+}
+
+// A rule-based failure oracle: -x=on always fails to build; other knobs have mild effects.
+TEST(FeasibilityModel, ModelAndAutoRarelyProposeAValueThatAlwaysFails) {
+    Expression e;
+    for (int k = 0; k < 12; ++k) e.axes.push_back(axis("-k" + std::to_string(k), {"on", "off"}, "off"));
+    e.axes.push_back(axis("-x", {"on", "off"}, "off"));
+    std::sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return a.knob < b.knob; });
+    Oracle oracle = [](const Route& r) {
+        if (r.get("-x") == "on") {
+            Observation failed;
+            failed.route = r;
+            failed.status = Status::BuildFailed;
+            return failed;
+        }
+        double t = 1.0;
+        for (const auto& [k, v] : r.assignments()) t *= (k == "-k3" || k == "-k7") ? 0.9 : 1.005;
+        return ok(r, t);
+    };
+    for (const char* name : {"model", "auto"}) {
+        SearchHistory history;
+        auto routes = run(*make_strategy(name, e, {}), history, oracle, 80);
+        ASSERT_EQ(routes.size(), 80u) << name;
+        std::size_t early = 0, late = 0;
+        for (std::size_t i = 0; i < routes.size(); ++i)
+            if (routes[i].get("-x") == "on") ++(i < 20 ? early : late);
+        // Uniform random routes would set -x=on in half of the 60 late proposals.
+        EXPECT_LE(late, 4u) << name;
+        EXPECT_LE(early + late, 8u) << name;
+    }
+}
+
+TEST(Budget, ExhaustionAndRemaining) {
+    Budget none;
+    EXPECT_FALSE(none.exhausted(1000000, 1e9));
+    EXPECT_FALSE(none.remaining(5).has_value());
+    EXPECT_EQ(none.next_batch(4, 10, 0), 4u);
+    Budget budget{10, 60.0};
+    EXPECT_FALSE(budget.exhausted(9, 59.9));
+    EXPECT_TRUE(budget.exhausted(10, 0));
+    EXPECT_TRUE(budget.exhausted(0, 60.0));
+    EXPECT_EQ(budget.remaining(7), 3u);
+    EXPECT_EQ(budget.remaining(12), 0u);
+    EXPECT_EQ(budget.next_batch(4, 7, 1.0), 3u);
+    EXPECT_EQ(budget.next_batch(2, 7, 1.0), 2u);
+    EXPECT_EQ(budget.next_batch(4, 7, 61.0), 0u);
+}
+
+TEST(SearchHistory, BeatsNeedsConfidenceAndOk) {
+    SearchHistory history;
+    history.min_gain = 0.02;
+    history.observations.push_back(ok(Route{}, 1.0));  // CI [0.99, 1.01]
+    Observation fast = ok(Route::parse("-a=on"), 0.95);
+    fast.ci_high_s = 0.97;
+    EXPECT_TRUE(history.beats_default(fast));  // 0.97 < 0.99 / 1.02 = 0.9706
+    fast.ci_high_s = 0.971;
+    EXPECT_FALSE(history.beats_default(fast));
+    fast.ci_high_s = 0.9;
+    fast.status = Status::Inaccurate;
+    EXPECT_FALSE(history.beats_default(fast));
+    EXPECT_EQ(history.default_observation(), &history.observations[0]);
+    EXPECT_EQ(history.find(Route::parse("-a=on")), nullptr);
+}
+
+}  // namespace
+}  // namespace routetune

@@ -1,0 +1,375 @@
+// The study store: every field round-trips, a reopened store holds what was committed, the
+// schema version is checked, a recorded evaluation survives kill -9 of its writer, and a
+// reader can read while the writer holds the store open.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "routetune/error.hpp"
+#include "store/study_store.hpp"
+
+namespace routetune {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StudyStoreTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string pattern = (fs::temp_directory_path() / "routetune-store-XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        dir_ = pattern;
+        path_ = dir_ / "nested" / "study.sqlite";
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    fs::path dir_;
+    fs::path path_;
+};
+
+StudyHeader sample_header() {
+    StudyHeader header;
+    header.name = "matmul";
+    header.spec_sha256 = std::string(64, 'a');
+    header.spec_path = "/work/examples/matmul/spec.toml";
+    header.expression = "-O=[2|3] -funroll-loops=[on|off]";
+    header.mode = "mixed";
+    header.seed = 18446744073709551615ull;
+    header.fingerprint_json = R"({"cpu.model":"X","os.kernel":"6.1"})";
+    header.tool_version = "0.1.0";
+    header.command_line = "routetune tune spec.toml --search mixed";
+    header.user = "ann";
+    header.host = "box";
+    header.created_at = "2026-11-29T23:00:00Z";
+    return header;
+}
+
+Evaluation sample_evaluation(const std::string& route_text, Status status = Status::Ok) {
+    Evaluation evaluation;
+    evaluation.route = Route::parse(route_text);
+    evaluation.phase = "fast";
+    evaluation.status = status;
+    evaluation.message = "case 'b': loss 0.5 > 1e-06";
+    evaluation.build_s = 1.25;
+    evaluation.build_log_tail = "warning: unused variable\n\xe2\x9c\x93 done";
+    evaluation.artifact_sha256 = std::string(64, 'f');
+    evaluation.artifact_bytes = 5000000000ull;
+    evaluation.artifact_path = "/cache/artifacts/abc";
+    evaluation.timing = {{0.1, 0.30000000000000004, 1e-9}, 0.1, 0.05, 0.2};
+    evaluation.started_at = "2026-11-29T23:00:01Z";
+    evaluation.finished_at = "2026-11-29T23:00:02Z";
+    CaseResult a;
+    a.name = "a";
+    a.status = Status::Ok;
+    a.loss = 0;
+    a.stderr_tail = "";
+    a.timing = {{0.05, 0.06}, 0.055, 0.05, 0.06};
+    CaseResult b;
+    b.name = "b";
+    b.status = Status::RunCrashed;
+    b.exit_code = -1;
+    b.signal = 11;
+    b.loss = std::numeric_limits<double>::quiet_NaN();
+    b.stderr_tail = "Segmentation fault";
+    b.timing = {{}, std::numeric_limits<double>::infinity(), 0, 0};
+    evaluation.cases = {a, b};
+    return evaluation;
+}
+
+void expect_same_double(double expected, double actual) {
+    if (std::isnan(expected)) EXPECT_TRUE(std::isnan(actual)) << actual;
+    else EXPECT_EQ(expected, actual);
+}
+
+void expect_same_timing(const TimingSummary& expected, const TimingSummary& actual) {
+    EXPECT_EQ(expected.samples_s, actual.samples_s);
+    expect_same_double(expected.median_s, actual.median_s);
+    expect_same_double(expected.ci_low_s, actual.ci_low_s);
+    expect_same_double(expected.ci_high_s, actual.ci_high_s);
+}
+
+void expect_same(const Evaluation& expected, const Evaluation& actual) {
+    EXPECT_EQ(expected.route, actual.route);
+    EXPECT_EQ(expected.phase, actual.phase);
+    EXPECT_EQ(expected.status, actual.status);
+    EXPECT_EQ(expected.message, actual.message);
+    EXPECT_EQ(expected.build_s, actual.build_s);
+    EXPECT_EQ(expected.build_log_tail, actual.build_log_tail);
+    EXPECT_EQ(expected.artifact_sha256, actual.artifact_sha256);
+    EXPECT_EQ(expected.artifact_bytes, actual.artifact_bytes);
+    EXPECT_EQ(expected.artifact_path, actual.artifact_path);
+    expect_same_timing(expected.timing, actual.timing);
+    EXPECT_EQ(expected.started_at, actual.started_at);
+    EXPECT_EQ(expected.finished_at, actual.finished_at);
+    ASSERT_EQ(expected.cases.size(), actual.cases.size());
+    for (std::size_t i = 0; i < expected.cases.size(); ++i) {
+        EXPECT_EQ(expected.cases[i].name, actual.cases[i].name);
+        EXPECT_EQ(expected.cases[i].status, actual.cases[i].status);
+        EXPECT_EQ(expected.cases[i].exit_code, actual.cases[i].exit_code);
+        EXPECT_EQ(expected.cases[i].signal, actual.cases[i].signal);
+        expect_same_double(expected.cases[i].loss, actual.cases[i].loss);
+        EXPECT_EQ(expected.cases[i].stderr_tail, actual.cases[i].stderr_tail);
+        expect_same_timing(expected.cases[i].timing, actual.cases[i].timing);
+    }
+}
+
+TEST_F(StudyStoreTest, EveryFieldRoundTripsAndSurvivesReopen) {
+    Evaluation evaluation = sample_evaluation("-O=3 -funroll-loops=on");
+    std::int64_t id = 0;
+    {
+        StudyStore store = StudyStore::open(path_);
+        EXPECT_EQ(store.opened_schema_version(), 0);
+        EXPECT_FALSE(store.read_header().has_value());
+        store.write_header(sample_header());
+        id = store.record(evaluation);
+        EXPECT_GT(id, 0);
+        auto all = store.evaluations();
+        ASSERT_EQ(all.size(), 1u);
+        EXPECT_EQ(all[0].id, id);
+        expect_same(evaluation, all[0]);
+    }
+    StudyStore store = StudyStore::open(path_);
+    EXPECT_EQ(store.opened_schema_version(), 1);
+    EXPECT_EQ(store.read_header(), sample_header());
+    auto found = store.find(evaluation.route.hash());
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->id, id);
+    expect_same(evaluation, *found);
+    EXPECT_FALSE(store.find(Route::parse("-O=2").hash()).has_value());
+}
+
+TEST_F(StudyStoreTest, DefaultRouteAndSkippedCaseRows) {
+    StudyStore store = StudyStore::open(path_);
+    Evaluation evaluation = sample_evaluation("");
+    store.record(evaluation);
+    auto all = store.evaluations(CaseRows::Skip);
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_TRUE(all[0].route.empty());
+    EXPECT_TRUE(all[0].cases.empty());
+    store.load_cases(all[0]);
+    expect_same(evaluation, all[0]);
+}
+
+TEST_F(StudyStoreTest, PendingRowsAreReplacedAndFinishOrderKept) {
+    StudyStore store = StudyStore::open(path_);
+    store.record(sample_evaluation("-O=1"));
+    store.mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:10:00Z");
+    store.mark_pending(Route::parse("-O=3"), "fast", "2026-11-29T23:10:00Z");
+    store.record(sample_evaluation("-O=3", Status::BuildFailed));
+    EXPECT_EQ(store.count(), 3u);
+    EXPECT_FALSE(store.find(Route::parse("-O=2").hash()).has_value());
+    auto all = store.evaluations();
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[0].route.to_string(), "-O=1");
+    EXPECT_EQ(all[1].route.to_string(), "-O=3");
+    EXPECT_EQ(all[1].status, Status::BuildFailed);
+    EXPECT_EQ(all[2].route.to_string(), "-O=2");
+    EXPECT_EQ(all[2].status, Status::Pending);
+    EXPECT_EQ(all[2].phase, "fast");
+    EXPECT_EQ(all[2].started_at, "2026-11-29T23:10:00Z");
+    EXPECT_TRUE(all[2].cases.empty());
+}
+
+TEST_F(StudyStoreTest, FindReturnsTheLatestFinishedEvaluation) {
+    StudyStore store = StudyStore::open(path_);
+    store.record(sample_evaluation("-O=2", Status::RunTimeout));
+    std::int64_t second = store.record(sample_evaluation("-O=2", Status::Ok));
+    auto found = store.find(Route::parse("-O=2").hash());
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->id, second);
+    EXPECT_EQ(found->status, Status::Ok);
+    store.update_artifact_path(second, "");
+    EXPECT_EQ(store.find(Route::parse("-O=2").hash())->artifact_path, "");
+}
+
+TEST_F(StudyStoreTest, RecordManyStoresInOrder) {
+    StudyStore store = StudyStore::open(path_);
+    auto ids = store.record_many({sample_evaluation("-O=1"), sample_evaluation("-O=2")});
+    ASSERT_EQ(ids.size(), 2u);
+    EXPECT_LT(ids[0], ids[1]);
+    auto all = store.evaluations();
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[1].route.to_string(), "-O=2");
+    EXPECT_EQ(all[1].cases.size(), 2u);
+}
+
+TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
+    StudyStore store = StudyStore::open(path_);
+    EXPECT_FALSE(store.read_confirmation().has_value());
+    EXPECT_FALSE(store.read_outcome().has_value());
+    Confirmation confirmation;
+    confirmation.rounds = 5;
+    confirmation.recorded_at = "2026-11-29T23:20:00Z";
+    confirmation.routes.push_back({Route(), true, {{1.0, 1.1}, 1.05, 1.0, 1.1}, 1, 1, 1});
+    confirmation.routes.push_back({Route::parse("-O=3"), false, {{0.5, 0.6}, 0.55, 0.5, 0.6}, 1.9, 1.7, 2.1});
+    store.record_confirmation(confirmation);
+    confirmation.routes.pop_back();
+    confirmation.routes.push_back({Route::parse("-O=2"), false, {{0.7}, 0.7, 0.7, 0.7}, 1.5, 1.4, 1.6});
+    store.record_confirmation(confirmation);
+    auto read = store.read_confirmation();
+    ASSERT_TRUE(read.has_value());
+    EXPECT_EQ(read->rounds, 5);
+    EXPECT_EQ(read->recorded_at, "2026-11-29T23:20:00Z");
+    ASSERT_EQ(read->routes.size(), 2u);
+    EXPECT_TRUE(read->routes[0].route.empty());
+    EXPECT_TRUE(read->routes[0].is_default);
+    EXPECT_EQ(read->routes[1].route.to_string(), "-O=2");
+    EXPECT_FALSE(read->routes[1].is_default);
+    expect_same_timing(confirmation.routes[1].timing, read->routes[1].timing);
+    EXPECT_EQ(read->routes[1].speedup, 1.5);
+    EXPECT_EQ(read->routes[1].speedup_ci_low, 1.4);
+    EXPECT_EQ(read->routes[1].speedup_ci_high, 1.6);
+
+    StudyOutcome outcome;
+    outcome.outcome = "improved";
+    outcome.winner = Route::parse("-O=2");
+    outcome.speedup = 1.5;
+    outcome.speedup_ci_low = 1.4;
+    outcome.speedup_ci_high = 1.6;
+    outcome.artifact_path = "/out/mm";
+    outcome.artifact_sha256 = std::string(64, 'b');
+    outcome.message = "confirmed";
+    outcome.recorded_at = "2026-11-29T23:21:00Z";
+    store.record_outcome(outcome);
+    auto stored = store.read_outcome();
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_EQ(stored->outcome, "improved");
+    EXPECT_EQ(stored->winner, outcome.winner);
+    EXPECT_EQ(stored->speedup, 1.5);
+    EXPECT_EQ(stored->speedup_ci_low, 1.4);
+    EXPECT_EQ(stored->speedup_ci_high, 1.6);
+    EXPECT_EQ(stored->artifact_path, "/out/mm");
+    EXPECT_EQ(stored->artifact_sha256, outcome.artifact_sha256);
+    EXPECT_EQ(stored->message, "confirmed");
+    EXPECT_EQ(stored->recorded_at, "2026-11-29T23:21:00Z");
+
+    outcome = StudyOutcome{};
+    outcome.outcome = "default-stays";
+    store.record_outcome(outcome);
+    stored = store.read_outcome();
+    EXPECT_EQ(stored->outcome, "default-stays");
+    EXPECT_FALSE(stored->winner.has_value());
+    EXPECT_FALSE(stored->recorded_at.empty());
+}
+
+void set_schema_version(const fs::path& path, const std::string& version) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    std::string sql = "UPDATE meta SET value = '" + version + "' WHERE key = 'schema_version'";
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+std::string open_error(const fs::path& path, bool read_only = false) {
+    try {
+        if (read_only) StudyStore::open_read_only(path);
+        else StudyStore::open(path);
+    } catch (const UsageError& error) {
+        return error.what();
+    }
+    ADD_FAILURE() << "expected a UsageError opening " << path;
+    return {};
+}
+
+TEST_F(StudyStoreTest, NewerSchemaIsRefused) {
+    StudyStore::open(path_).record(sample_evaluation("-O=1"));
+    set_schema_version(path_, "99");
+    EXPECT_EQ(open_error(path_), path_.string() + ": study store schema version 99 is newer than this routetune "
+                                                  "understands (1); use a newer routetune");
+    EXPECT_NE(open_error(path_, true).find("schema version 99 is newer"), std::string::npos);
+}
+
+TEST_F(StudyStoreTest, ForeignFilesAreRefused) {
+    fs::create_directories(dir_);
+    fs::path text = dir_ / "notes.txt";
+    std::ofstream(text) << "this is not a database, just some text that is long enough to be a header.....\n";
+    EXPECT_NE(open_error(text).find("not a routetune study store"), std::string::npos);
+
+    fs::path other = dir_ / "other.sqlite";
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE t (x)", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    EXPECT_EQ(open_error(other), other.string() + ": not a routetune study store (an SQLite database without "
+                                                  "routetune's tables)");
+    EXPECT_EQ(open_error(dir_ / "absent.sqlite", true), (dir_ / "absent.sqlite").string() + ": no study store here");
+}
+
+TEST_F(StudyStoreTest, ReaderSeesCommitsWhileTheWriterIsOpen) {
+    StudyStore writer = StudyStore::open(path_);
+    writer.record(sample_evaluation("-O=1"));
+    StudyStore reader = StudyStore::open_read_only(path_);
+    EXPECT_EQ(reader.count(), 1u);
+    writer.record(sample_evaluation("-O=2"));
+    EXPECT_EQ(reader.count(), 2u);
+    EXPECT_EQ(reader.evaluations().back().route.to_string(), "-O=2");
+}
+
+TEST_F(StudyStoreTest, OneWriterAtATime) {
+    {
+        StudyStore writer = StudyStore::open(path_);
+        try {
+            StudyStore::open(path_);
+            FAIL() << "a second writer opened the store";
+        } catch (const RuntimeFailure& error) {
+            EXPECT_EQ(std::string(error.what()),
+                      path_.string() + ": the study is being written by another routetune process (pid " +
+                          std::to_string(getpid()) + "); wait for it to finish or use another cache");
+        }
+        EXPECT_NO_THROW(StudyStore::open_read_only(path_));
+    }
+    EXPECT_NO_THROW(StudyStore::open(path_));
+}
+
+TEST_F(StudyStoreTest, RecordedEvaluationSurvivesKillNine) {
+    int pipe_fds[2];
+    ASSERT_EQ(pipe(pipe_fds), 0);
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(pipe_fds[0]);
+        StudyStore store = StudyStore::open(path_);
+        store.write_header(sample_header());
+        store.record(sample_evaluation("-O=3 -funroll-loops=on"));
+        store.mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:30:00Z");
+        char done = 'x';
+        if (write(pipe_fds[1], &done, 1) != 1) _exit(2);
+        for (;;) pause();
+    }
+    close(pipe_fds[1]);
+    char byte = 0;
+    ASSERT_EQ(read(pipe_fds[0], &byte, 1), 1);
+    close(pipe_fds[0]);
+    ASSERT_EQ(kill(child, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    EXPECT_EQ(WTERMSIG(status), SIGKILL);
+
+    StudyStore store = StudyStore::open(path_);  // the killed writer's lock is gone with it
+    EXPECT_EQ(store.read_header(), sample_header());
+    auto found = store.find(Route::parse("-O=3 -funroll-loops=on").hash());
+    ASSERT_TRUE(found.has_value());
+    expect_same(sample_evaluation("-O=3 -funroll-loops=on"), *found);
+    auto all = store.evaluations();
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[1].status, Status::Pending);
+}
+
+TEST(StudyStoreSamplesTest, SamplesEncodeExactly) {
+    std::vector<double> samples = {0.1, 1.0 / 3.0, 1e-300, 12345.678, std::numeric_limits<double>::infinity()};
+    EXPECT_EQ(decode_samples(encode_samples(samples)), samples);
+    EXPECT_EQ(encode_samples({0.25, 2}), "0.25 2");
+    EXPECT_TRUE(decode_samples("").empty());
+    EXPECT_THROW(decode_samples("0.1 x"), RuntimeFailure);
+}
+
+}  // namespace
+}  // namespace routetune

@@ -1,0 +1,184 @@
+#include "report/summary_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "routetune/error.hpp"
+#include "unit/sample_summary.hpp"
+
+namespace routetune {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* const kExpected = R"({
+  "study": "matmul", "spec": "/specs/matmul.toml", "search": "fast",
+  "expression": "-O=[2|3] -funroll-loops=[on|off]", "metric": "rel_l2",
+  "fingerprint": {"compiler": "gcc 12.2.0", "cpu": "x86_64"},
+  "default": {"route": "", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021]},
+  "winner": {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3],
+             "artifact": ".routetune/artifacts/ab.bin"},
+  "outcome": "improved",
+  "counts": {"ok": 3, "inaccurate": 1, "build_failed": 1, "build_crashed": 0, "build_timeout": 0,
+             "run_failed": 0, "run_crashed": 0, "run_timeout": 0, "pending": 1, "total": 6},
+  "evaluations": [
+    {"route": "", "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
+     "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
+    {"route": "-funroll-loops=on", "phase": "fast", "status": "ok", "time": 0.025,
+     "time_ci95": [0.024, 0.026], "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
+    {"route": "-O=3", "phase": "fast", "status": "ok", "time": 0.016, "time_ci95": [0.0155, 0.0165],
+     "build_s": 0.75, "loss": {"typical": 1e-09}, "message": ""},
+    {"route": "-ffast-math=on", "phase": "fast", "status": "inaccurate", "time": null,
+     "time_ci95": null, "build_s": 0.25, "loss": {"typical": "Infinity", "edge": "NaN"},
+     "message": "case edge: loss nan over threshold 1e-06"},
+    {"route": "-march=native", "phase": "fast", "status": "build_failed", "time": null,
+     "time_ci95": null, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
+    {"route": "-O=2", "phase": "fast", "status": "pending", "time": null, "time_ci95": null,
+     "build_s": 0.0, "loss": {}, "message": ""}
+  ],
+  "confirmations": [
+    {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3], "time": 0.016,
+     "time_ci95": [0.0158, 0.0162], "default_time": 0.02, "default_time_ci95": [0.0195, 0.0205]}
+  ],
+  "artifact_bytes": 4096, "wall_s": 12.5, "candidates_total": 8
+})";
+
+TEST(SummaryJson, MatchesTheDesignLayoutExactly) {
+    Json actual = summary_to_json(testing::sample_summary(), "rel_l2");
+    Json expected = Json::parse(kExpected);
+    EXPECT_EQ(actual, expected) << actual.dump(2);
+    EXPECT_EQ(actual.dump(-1), expected.dump(-1));
+}
+
+TEST(SummaryJson, TextIsIndentedAndEndsInNewline) {
+    std::string text = summary_json_text(testing::sample_summary(), "rel_l2");
+    ASSERT_GT(text.size(), 20u);
+    EXPECT_EQ(text.substr(0, 22), "{\n  \"study\": \"matmul\",");
+    EXPECT_EQ(text.back(), '\n');
+    EXPECT_EQ(summary_json_text(testing::sample_summary(), "", -1).find('\n'),
+              summary_json_text(testing::sample_summary(), "", -1).size() - 1);
+}
+
+TEST(SummaryJson, CountsEveryStatusIncludingZeros) {
+    StudySummary s;
+    s.study = "empty";
+    for (Status status : {Status::Ok, Status::RunCrashed, Status::RunCrashed, Status::BuildTimeout,
+                          Status::RunTimeout, Status::BuildCrashed, Status::RunFailed}) {
+        Evaluation e;
+        e.status = status;
+        s.evaluations.push_back(e);
+    }
+    Json counts = summary_to_json(s)["counts"];
+    Json expected = Json::parse(R"({"ok": 1, "inaccurate": 0, "build_failed": 0, "build_crashed": 1,
+        "build_timeout": 1, "run_failed": 1, "run_crashed": 2, "run_timeout": 1, "pending": 0,
+        "total": 7})");
+    EXPECT_EQ(counts, expected) << counts.dump();
+}
+
+TEST(SummaryJson, NoDefaultAndNoWinnerAreNull) {
+    StudySummary s;
+    s.study = "x";
+    s.outcome = Outcome::NoEligibleRoute;
+    Json json = summary_to_json(s);
+    EXPECT_TRUE(json["default"].is_null());
+    EXPECT_TRUE(json["winner"].is_null());
+    EXPECT_EQ(json["outcome"], "no-eligible-route");
+    EXPECT_EQ(json["metric"], "");
+}
+
+TEST(SummaryJson, NonFiniteLossesAreStringsAndOtherNumbersNull) {
+    StudySummary s;
+    s.study = "x";
+    Evaluation e;
+    e.status = Status::Inaccurate;
+    e.build_s = std::nan("");
+    e.cases = {testing::case_result("a", -INFINITY), testing::case_result("b", NAN),
+               testing::case_result("c", 0.5)};
+    s.evaluations = {e};
+    s.wall_s = INFINITY;
+    Json json = summary_to_json(s);
+    EXPECT_EQ(json["evaluations"][0]["loss"], Json::parse(R"({"a": "-Infinity", "b": "NaN", "c": 0.5})"));
+    EXPECT_TRUE(json["evaluations"][0]["build_s"].is_null());
+    EXPECT_TRUE(json["wall_s"].is_null());
+    std::string text = json.dump();
+    EXPECT_EQ(text.find("nan"), std::string::npos);
+    EXPECT_EQ(text.find("inf"), std::string::npos);
+}
+
+TEST(SummaryJson, RoundTripReproducesTheJson) {
+    StudySummary original = testing::sample_summary();
+    Json first = summary_to_json(original, "rel_l2");
+    StudySummary back = summary_from_json_text(first.dump());
+    EXPECT_EQ(summary_to_json(back, summary_metric(first)), first);
+    EXPECT_EQ(summary_metric(first), "rel_l2");
+    ASSERT_TRUE(back.default_evaluation.has_value());
+    EXPECT_TRUE(back.default_evaluation->route.empty());
+    EXPECT_EQ(back.default_evaluation->phase, "default");
+    ASSERT_TRUE(back.winner.has_value());
+    EXPECT_EQ(back.winner->route.to_string(), "-O=3");
+    EXPECT_DOUBLE_EQ(back.winner->timing.median_s, 0.016);
+    EXPECT_EQ(back.winner_artifact, ".routetune/artifacts/ab.bin");
+    ASSERT_EQ(back.evaluations.size(), 6u);
+    EXPECT_EQ(back.evaluations[3].status, Status::Inaccurate);
+    ASSERT_EQ(back.evaluations[3].cases.size(), 2u);
+    EXPECT_EQ(back.evaluations[3].cases[0].name, "typical");
+    EXPECT_TRUE(std::isinf(back.evaluations[3].cases[0].loss));
+    EXPECT_TRUE(std::isnan(back.evaluations[3].cases[1].loss));
+    EXPECT_EQ(back.evaluations[4].message, "gcc: error: bad value\nfor -march");
+    EXPECT_EQ(back.outcome, Outcome::Improved);
+    EXPECT_EQ(back.candidates_total, 8u);
+    EXPECT_EQ(back.artifact_bytes, 4096u);
+    EXPECT_DOUBLE_EQ(back.wall_s, 12.5);
+    EXPECT_EQ(back.fingerprint.at("cpu"), "x86_64");
+}
+
+TEST(SummaryJson, NullLossReadsAsNaN) {
+    Json json = summary_to_json(testing::sample_summary());
+    json["evaluations"][0]["loss"]["typical"] = nullptr;
+    StudySummary back = summary_from_json(json);
+    EXPECT_TRUE(std::isnan(back.evaluations[0].cases[0].loss));
+}
+
+TEST(SummaryJson, BadInputNamesTheKey) {
+    Json json = summary_to_json(testing::sample_summary());
+    json["evaluations"][2]["status"] = "fine";
+    try {
+        summary_from_json(json);
+        FAIL() << "expected UsageError";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("summary.evaluations[2].status"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("run_timeout"), std::string::npos) << e.what();
+    }
+    Json missing = summary_to_json(testing::sample_summary());
+    missing.erase("outcome");
+    EXPECT_THROW(summary_from_json(missing), UsageError);
+    EXPECT_THROW(summary_from_json_text("{not json"), UsageError);
+}
+
+TEST(StatusNames, EveryStatusRoundTrips) {
+    const char* names[] = {"pending", "ok", "inaccurate", "build_failed", "build_crashed",
+                           "build_timeout", "run_failed", "run_crashed", "run_timeout"};
+    for (const char* name : names) {
+        auto status = status_from_string(name);
+        ASSERT_TRUE(status.has_value()) << name;
+        EXPECT_EQ(to_string(*status), name);
+    }
+    EXPECT_EQ(to_string(Status::BuildCrashed), "build_crashed");
+    EXPECT_FALSE(status_from_string("OK").has_value());
+    EXPECT_FALSE(status_from_string("").has_value());
+}
+
+TEST(OutcomeNames, EveryOutcomeRoundTrips) {
+    EXPECT_EQ(to_string(Outcome::Improved), "improved");
+    EXPECT_EQ(to_string(Outcome::DefaultStays), "default-stays");
+    EXPECT_EQ(to_string(Outcome::NoEligibleRoute), "no-eligible-route");
+    EXPECT_EQ(to_string(Outcome::Unfinished), "unfinished");
+    for (Outcome o : {Outcome::Improved, Outcome::DefaultStays, Outcome::NoEligibleRoute, Outcome::Unfinished}) {
+        EXPECT_EQ(outcome_from_string(to_string(o)), o);
+    }
+    EXPECT_FALSE(outcome_from_string("default_stays").has_value());
+}
+
+}  // namespace
+}  // namespace routetune

@@ -1,0 +1,130 @@
+#include "report/table_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include "report/markdown_report.hpp"
+#include "report/render.hpp"
+#include "report/report_row.hpp"
+#include "routetune/error.hpp"
+#include "unit/sample_summary.hpp"
+
+namespace routetune {
+namespace {
+
+TEST(TableReport, ExactTextForTheSampleStudy) {
+    TableOptions options;
+    options.metric = "rel_l2";
+    const std::string expected =
+        "study       matmul\n"
+        "spec        /specs/matmul.toml\n"
+        "search      fast\n"
+        "expression  -O=[2|3] -funroll-loops=[on|off]\n"
+        "default     20.000 ms, 95% CI [19.000, 21.000] ms\n"
+        "outcome     improved\n"
+        "winner      -O=3 (1.25×, 95% CI [1.20×, 1.30×])\n"
+        "artifact    .routetune/artifacts/ab.bin\n"
+        "candidates  6 evaluated of 8 planned\n"
+        "wall time   12.5 s\n"
+        "\n"
+        "#  route              status        time (ms)  vs default  loss (rel_l2)  message\n"
+        "1  -O=3               ok               16.000       1.25×          1e-09\n"
+        "2  (default)          ok               20.000       1.00×              0\n"
+        "3  -funroll-loops=on  ok               25.000       0.80×              0\n"
+        "4  -ffast-math=on     inaccurate            -           -            nan  case edge: loss nan over threshold 1e-06\n"
+        "5  -march=native      build_failed          -           -              -  gcc: error: bad value for -march\n"
+        "6  -O=2               pending               -           -              -\n"
+        "\n"
+        "counts     ok 3, inaccurate 1, build_failed 1, pending 1, total 6\n"
+        "artifacts  4096 bytes kept\n";
+    EXPECT_EQ(table_report(testing::sample_summary(), options), expected);
+    EXPECT_EQ(render_summary(testing::sample_summary(), "table", "rel_l2"), expected);
+}
+
+TEST(TableReport, LongRoutesAreCutWithAnEllipsis) {
+    StudySummary s;
+    s.study = "long";
+    s.search = "full";
+    s.outcome = Outcome::DefaultStays;
+    Evaluation e = testing::evaluation("-O=3 -funroll-loops=on -march=native", "full", Status::RunTimeout);
+    e.message = "case typical: ran past 10 s";
+    s.evaluations = {e};
+    TableOptions options;
+    options.route_width = 12;
+    const std::string expected =
+        "study       long\n"
+        "search      full\n"
+        "default     not evaluated\n"
+        "outcome     default-stays\n"
+        "winner      none\n"
+        "candidates  1 evaluated\n"
+        "wall time   0.0 s\n"
+        "\n"
+        "#  route         status       time (ms)  vs default  loss  message\n"
+        "1  -O=3 -funro…  run_timeout          -           -     -  case typical: ran past 10 s\n"
+        "\n"
+        "counts     run_timeout 1, total 1\n"
+        "artifacts  0 bytes kept\n";
+    EXPECT_EQ(table_report(s, options), expected);
+}
+
+TEST(TableReport, EmptyStudySaysSo) {
+    StudySummary s;
+    s.study = "none";
+    s.search = "fast";
+    std::string text = table_report(s);
+    EXPECT_NE(text.find("\nno evaluations\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("counts     total 0\n"), std::string::npos) << text;
+}
+
+TEST(TableReport, DisplayWidthCountsCodePoints) {
+    EXPECT_EQ(display_width("abc"), 3u);
+    EXPECT_EQ(display_width("1.25×"), 5u);
+    EXPECT_EQ(display_width("…"), 1u);
+    EXPECT_EQ(truncate_display("abcdef", 6), "abcdef");
+    EXPECT_EQ(truncate_display("abcdef", 4), "abc…");
+    EXPECT_EQ(truncate_display("a×c×ef", 4), "a×c…");
+    EXPECT_EQ(truncate_display("abc", 0), "");
+}
+
+TEST(ReportRows, OkSortedByTimeThenFailuresByStatus) {
+    auto rows = report_rows(testing::sample_summary());
+    ASSERT_EQ(rows.size(), 6u);
+    EXPECT_EQ(rows[0].route, "-O=3");
+    EXPECT_EQ(rows[1].route, "(default)");
+    EXPECT_EQ(rows[2].route, "-funroll-loops=on");
+    EXPECT_EQ(rows[3].status, Status::Inaccurate);
+    EXPECT_EQ(rows[4].status, Status::BuildFailed);
+    EXPECT_EQ(rows[5].status, Status::Pending);
+    EXPECT_DOUBLE_EQ(*rows[0].vs_default, 1.25);
+    EXPECT_EQ(rows[5].rank, 6u);
+}
+
+TEST(MarkdownReport, EscapesAndTabulates) {
+    EXPECT_EQ(escape_markdown("a|b *c* <x> [l](u)\nz"), "a\\|b \\*c\\* \\<x\\> \\[l\\](u) z");
+    std::string text = markdown_report(testing::sample_summary(), "rel_l2");
+    EXPECT_EQ(text.substr(0, 29), "# routetune study: matmul\n\n| ");
+    EXPECT_NE(text.find("| 1 | -O=3 | ok | 16.000 | 1.25× | 1e-09 |  |\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("| 5 | -march=native | build\\_failed | - | - | - | gcc: error: bad value for -march |\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("| expression | -O=\\[2\\|3\\] -funroll-loops=\\[on\\|off\\] |\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("| run\\_crashed | 0 |\n| run\\_timeout | 0 |\n| pending | 1 |\n| total | 6 |\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("Artifacts kept: 4096 bytes.\n"), std::string::npos);
+}
+
+TEST(Render, UnknownFormatListsTheValidOnes) {
+    try {
+        render_summary(testing::sample_summary(), "csv");
+        FAIL() << "expected UsageError";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(), "--format: unknown report format \"csv\" (valid: table, json, markdown, html)");
+    }
+    EXPECT_EQ(render_summary(testing::sample_summary(), "json").substr(0, 1), "{");
+    EXPECT_EQ(render_summary(testing::sample_summary(), "html").substr(0, 15), "<!DOCTYPE html>");
+    EXPECT_EQ(render_summary(testing::sample_summary(), "markdown").substr(0, 1), "#");
+}
+
+}  // namespace
+}  // namespace routetune

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "knobs/adapters/gcc_adapter.hpp"
@@ -198,13 +199,16 @@ TEST(GccAdapterErrors, MissingCompilerIsAUsageError) {
 }
 
 TEST(GccAdapterErrors, RegistryKnowsGcc) {
-    EXPECT_EQ(adapter_names(), (std::vector<std::string>{"gcc"}));
+    auto names = adapter_names();
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+    EXPECT_EQ(std::count(names.begin(), names.end(), "gcc"), 1);
     EXPECT_EQ(make_adapter("gcc", {})->name(), "gcc");
     try {
         make_adapter("icc", {});
         FAIL() << "expected UsageError";
     } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("unknown adapter 'icc' (known adapters: gcc"), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("unknown adapter 'icc' (known adapters: "), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("gcc"), std::string::npos);
     }
 }
 

@@ -53,10 +53,10 @@ ProgressCounters counters_of(const StudyProgress& p) {
     ProgressCounters c;
     c.done = p.done;
     c.total = p.planned;
-    c.eligible = p.eligible;
-    if (p.failed_build) c.failed[Status::BuildFailed] = p.failed_build;
-    if (p.failed_run) c.failed[Status::RunFailed] = p.failed_run;
-    if (p.inaccurate) c.failed[Status::Inaccurate] = p.inaccurate;
+    for (const auto& [status, count] : p.counts) {
+        if (status == Status::Ok) c.eligible = count;
+        else c.failed[status] = count;
+    }
     if (p.best_speedup > 1) c.best_speedup = p.best_speedup;
     c.elapsed_s = p.elapsed_s;
     return c;
@@ -109,7 +109,7 @@ int run(TuneArguments& arguments) {
         writer.finish(ProgressCounters{});
         throw;
     }
-    writer.finish(ProgressCounters{summary.evaluations.size(), 0, 0, {}, std::nullopt, summary.wall_s});
+    writer.finish(progress_counters(summary));
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric);
     if (!options.output.empty()) copy_output(summary, setup, options.output);
     return summary.outcome == Outcome::NoEligibleRoute ? 1 : 0;

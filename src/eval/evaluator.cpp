@@ -58,6 +58,14 @@ std::string describe_exit(const ProcessResult& result, std::string_view what) {
     return std::string(what) + " failed";
 }
 
+std::string last_line(const std::string& log) {
+    std::size_t end = log.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos) return "";
+    std::size_t start = log.find_last_of('\n', end);
+    start = start == std::string::npos ? 0 : start + 1;
+    return ": " + log.substr(start, std::min<std::size_t>(end + 1 - start, 200));
+}
+
 }  // namespace
 
 std::string case_file_stem(const std::string& case_name) {
@@ -124,7 +132,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
         e.artifact_path = built.artifact.string();
         return built;
     }
-    e.message = describe_exit(result, "the build");
+    e.message = describe_exit(result, "the build") + last_line(result.err.empty() ? result.out : result.err);
     return built;
 }
 
@@ -184,7 +192,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
         run.status = Status::RunFailed;
     }
     if (run.status != Status::Ok) {
-        run.message = describe_exit(result, "case '" + test_case.name + "'");
+        run.message = describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err);
         return run;
     }
     run.output = read_file(output).value_or(uses_placeholder(spec_.run.command, "output") ? "" : result.out);
@@ -205,8 +213,7 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                               std::map<std::string, std::string>* outputs) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
-    AccuracyRule rule{spec_.accuracy.format, spec_.accuracy.metric, spec_.accuracy.threshold, spec_.accuracy.atol,
-                      spec_.accuracy.rtol};
+    AccuracyRule rule = accuracy_rule_from(spec_.accuracy);
     std::vector<std::vector<double>> case_samples(spec_.cases.size());
     std::vector<double> samples;
     e.cases.resize(spec_.cases.size());

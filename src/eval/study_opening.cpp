@@ -48,7 +48,8 @@ std::string host_name() {
 }  // namespace
 
 std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
-    return collect_fingerprint(setup.spec, setup.catalog.compiler);
+    auto probe = make_system_probe();
+    return take_fingerprint(setup.spec, *probe).values;
 }
 
 StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
@@ -63,9 +64,9 @@ StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const
                              setup.search + "); drop --continue to start a new study");
         }
         auto recorded = nlohmann::json::parse(header->fingerprint_json, nullptr, false);
-        std::map<std::string, std::string> old_fingerprint;
-        if (recorded.is_object()) old_fingerprint = recorded.get<std::map<std::string, std::string>>();
-        std::vector<std::string> changes = fingerprint_diff(old_fingerprint, fingerprint);
+        Fingerprint before;
+        if (recorded.is_object()) before.values = recorded.get<std::map<std::string, std::string>>();
+        std::vector<std::string> changes = diff(before, Fingerprint{fingerprint});
         if (!changes.empty() && !options.ignore_fingerprint) {
             std::string text;
             for (const auto& line : changes) text += "  " + line + "\n";
@@ -91,6 +92,8 @@ StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const
 }
 
 void save_reference_outputs(const StudyPaths& paths, const std::map<std::string, std::string>& outputs) {
+    std::error_code ec;
+    fs::create_directories(paths.references, ec);
     for (const auto& [name, bytes] : outputs) {
         std::string error;
         if (!write_file(paths.references / (case_file_stem(name) + ".out"), bytes, &error)) {

@@ -53,18 +53,19 @@ double steady_now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void count_status(StudyProgress& p, Status status) {
-    switch (status) {
-        case Status::Ok: ++p.eligible; break;
-        case Status::Inaccurate: ++p.inaccurate; break;
-        case Status::BuildFailed:
-        case Status::BuildCrashed:
-        case Status::BuildTimeout: ++p.failed_build; break;
-        case Status::RunFailed:
-        case Status::RunCrashed:
-        case Status::RunTimeout: ++p.failed_run; break;
-        case Status::Pending: break;
-    }
+void count_status(StudyProgress& p, Status status) { ++p.counts[status]; }
+
+// Evaluations the study will make, the default included, as far as it is known in advance
+// (mixed's phase two and the adaptive strategies are bounded by the budget alone).
+std::size_t planned_evaluations(const StudySetup& setup) {
+    const std::string& search = setup.search;
+    ExpansionMode mode = search == "full" ? ExpansionMode::Full : ExpansionMode::Fast;
+    bool enumerated = search == "fast" || search == "full" || search == "mixed";
+    BigCount space = count_candidates(setup.expression, enumerated ? mode : ExpansionMode::Full);
+    std::uint64_t budget = setup.spec.search.max_routes;
+    std::uint64_t candidates = space.fits_u64() ? std::min<std::uint64_t>(space.to_u64(), budget) : budget;
+    bool baseline_is_default = baseline_route(setup.expression).empty() && enumerated;
+    return static_cast<std::size_t>(candidates + (baseline_is_default ? 0 : 1));
 }
 
 }  // namespace
@@ -85,6 +86,7 @@ StudySummary StudyRunner::run() {
                                StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
     s.evaluator = std::make_unique<Evaluator>(spec, *setup_.adapter, setup_.catalog, paths_, runner_);
     s.history.min_gain = spec.timing.min_gain;
+    s.progress.planned = planned_evaluations(setup_);
     ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
     for (auto& e : s.store.evaluations()) {
         if (e.status == Status::Pending) continue;
@@ -145,6 +147,7 @@ StudySummary StudyRunner::run() {
     const bool overlap = spec.timing.source == "reported";
     const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));
     std::deque<std::pair<Route, std::future<BuiltCandidate>>> in_flight;
+    std::optional<Route> measuring;
     auto budget_left = [&]() -> std::size_t {
         if (spec.search.time_limit_s > 0 && steady_now() - s.started_s >= spec.search.time_limit_s) return 0;
         std::size_t used = s.candidates_done + in_flight.size();
@@ -155,6 +158,7 @@ StudySummary StudyRunner::run() {
         if (room == 0 || interrupt_requested()) return;
         SearchHistory view = s.history;
         for (const auto& [route, future] : in_flight) view.observations.push_back(Observation{route, Status::Pending});
+        if (measuring) view.observations.push_back(Observation{*measuring, Status::Pending});
         for (Route& route : s.strategy->propose(view, room)) {
             std::string phase = s.strategy->phase_of(route, view);
             view.observations.push_back(Observation{route, Status::Pending});
@@ -166,12 +170,14 @@ StudySummary StudyRunner::run() {
     };
     auto measure_front = [&]() {
         BuiltCandidate built = in_flight.front().second.get();
+        measuring = in_flight.front().first;
         in_flight.pop_front();
         if (overlap) refill(jobs);
         if (interrupt_requested()) return;
         Evaluation e = s.evaluator->measure(built, s.baseline);
         ++s.candidates_done;
         commit(e);
+        measuring.reset();
     };
     while (!interrupt_requested()) {
         refill(jobs);
@@ -198,6 +204,7 @@ StudySummary StudyRunner::run() {
     StudySummary summary = load_study_summary(paths_.cache);
     summary.wall_s = steady_now() - s.started_s;
     summary.artifact_bytes = keeper.bytes_kept();
+    summary.candidates_total = std::max(s.progress.planned, summary.evaluations.size());
     return summary;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -20,10 +21,7 @@ namespace routetune {
 struct StudyProgress {
     std::size_t done = 0;            ///< evaluations finished, the default included
     std::size_t planned = 0;         ///< candidates planned when known (0: unknown)
-    std::size_t eligible = 0;
-    std::size_t failed_build = 0;
-    std::size_t failed_run = 0;
-    std::size_t inaccurate = 0;
+    std::map<Status, std::size_t> counts;  ///< finished evaluations by status
     double best_speedup = 1;         ///< by search medians
     double elapsed_s = 0;
     std::string last_route;

@@ -28,7 +28,6 @@ StudySummary load_study_summary(const std::filesystem::path& cache) {
     summary.evaluations = store.evaluations();
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
-        if (!e.route.empty()) ++summary.candidates_total;
     }
     if (auto confirmation = store.read_confirmation()) {
         TimingSummary default_timing;

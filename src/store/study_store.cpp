@@ -119,7 +119,7 @@ std::optional<StudyHeader> StudyStore::read_header() const {
     return header;
 }
 
-void StudyStore::record_confirmation(const Confirmation& confirmation) {
+void StudyStore::record_confirmation(const StudyConfirmation& confirmation) {
     std::lock_guard lock(impl_->mutex);
     StoreTransaction transaction(impl_->db);
     impl_->db.exec("DELETE FROM confirmation_route; DELETE FROM confirmation");
@@ -142,11 +142,11 @@ void StudyStore::record_confirmation(const Confirmation& confirmation) {
     transaction.commit();
 }
 
-std::optional<Confirmation> StudyStore::read_confirmation() const {
+std::optional<StudyConfirmation> StudyStore::read_confirmation() const {
     std::lock_guard lock(impl_->mutex);
     auto head = impl_->db.prepare("SELECT rounds, recorded_at FROM confirmation WHERE id = 1");
     if (!head.step()) return std::nullopt;
-    Confirmation confirmation;
+    StudyConfirmation confirmation;
     confirmation.rounds = static_cast<int>(head.integer(0));
     confirmation.recorded_at = head.text(1);
     auto row = impl_->db.prepare(

@@ -45,7 +45,7 @@ struct ConfirmedRoute {
 };
 
 /// The interleaved re-measurement (A B A B ...) of the default and the top routes.
-struct Confirmation {
+struct StudyConfirmation {
     int rounds = 0;
     std::vector<ConfirmedRoute> routes;  ///< in the order given (the default first, by convention)
     std::string recorded_at;             ///< ISO 8601 UTC
@@ -114,9 +114,9 @@ public:
     std::size_t count() const;
 
     /// Stores (replacing) the confirmation.
-    void record_confirmation(const Confirmation& confirmation);
+    void record_confirmation(const StudyConfirmation& confirmation);
     /// The confirmation, or nullopt.
-    std::optional<Confirmation> read_confirmation() const;
+    std::optional<StudyConfirmation> read_confirmation() const;
     /// Stores (replacing) the outcome.
     void record_outcome(const StudyOutcome& outcome);
     /// The outcome, or nullopt while the study has not finished.

@@ -204,7 +204,7 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     StudyStore store = StudyStore::open(path_);
     EXPECT_FALSE(store.read_confirmation().has_value());
     EXPECT_FALSE(store.read_outcome().has_value());
-    Confirmation confirmation;
+    StudyConfirmation confirmation;
     confirmation.rounds = 5;
     confirmation.recorded_at = "2026-11-29T23:20:00Z";
     confirmation.routes.push_back({Route(), true, {{1.0, 1.1}, 1.05, 1.0, 1.1}, 1, 1, 1});

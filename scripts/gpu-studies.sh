@@ -4,7 +4,7 @@
 # cuda_gemm, inductor_mlp or inductor_cnn (default: all three). Results go to $OUT (default
 # ./gpu-results): results.tar.gz (the study stores, JSON summaries, Markdown reports, logs,
 # the environment and the Inductor config dump) and summary.txt. Each study gets at most
-# STUDY_LIMIT_S seconds (default 280); on the limit it is interrupted (SIGINT: its state is
+# STUDY_LIMIT_S seconds (default 280; EXTRA_ARGS are added to each tune); on the limit it is interrupted (SIGINT: its state is
 # saved) and a later run resumes it with --continue from the store in STUDIES_DIR.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +38,7 @@ for study in "${studies[@]}"; do
   [[ -f $STUDIES_DIR/$study.sqlite ]] && resume=(--continue)
   start=$(date +%s)
   (cd "$dir" && timeout -s INT "$LIMIT" "$ROUTETUNE" tune spec.toml --jobs "$JOBS" --json \
-      --cache "$STUDIES_DIR/$study.sqlite" "${resume[@]}" > "$work/$study.json" 2>> "$work/$study.log")
+      --cache "$STUDIES_DIR/$study.sqlite" "${resume[@]}" ${EXTRA_ARGS:-} > "$work/$study.json" 2>> "$work/$study.log")
   code=$?
   echo "$study: exit $code after $(( $(date +%s) - start )) s" | tee -a "$work/summary.txt"
   "$ROUTETUNE" report "$STUDIES_DIR/$study.sqlite" --format markdown > "$work/$study.md" 2>> "$work/$study.log"

@@ -12,7 +12,7 @@ into the evaluation's own folder, so the build step's compilation is reused by t
 The model comes from MODEL_DIR/model.py: build_model() and example_input(), both seeded.
 """
 
-import importlib.util
+import importlib
 import json
 import os
 import sys
@@ -27,9 +27,8 @@ def load_model(model_dir):
 
     torch.manual_seed(0)
     torch.set_float32_matmul_precision("highest")
-    spec = importlib.util.spec_from_file_location("model", os.path.join(model_dir, "model.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, os.path.abspath(model_dir))
+    module = importlib.import_module("model")
     model = module.build_model().cuda().eval()
     example = module.example_input().cuda()
     return model, example

@@ -175,7 +175,9 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     std::error_code ec;
     fs::remove(output, ec);
     fs::remove(metrics, ec);
-    PlaceholderValues values{{"artifact", {built.artifact.string()}},
+    std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
+    PlaceholderValues values{{"compiler", {compiler}},
+                             {"artifact", {built.artifact.string()}},
                              {"output", {output.string()}},
                              {"metrics", {metrics.string()}},
                              {"workdir", {built.workdir.string()}},

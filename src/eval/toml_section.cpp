@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "routetune/error.hpp"
+#include "util/edit_distance.hpp"
 
 namespace routetune {
 
@@ -27,21 +28,6 @@ std::string type_name(const toml::node& node) {
         case toml::node_type::none: break;
     }
     return "nothing";
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
 }
 
 std::string join(const std::vector<std::string>& items) {

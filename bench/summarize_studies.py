@@ -15,6 +15,8 @@ def ms(seconds):
 print("| study | default time | winner | speedup [95% CI] | evaluated | ok / failed / inaccurate | wall |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
 for path in sys.argv[1:]:
+    if os.path.getsize(path) == 0:
+        continue
     with open(path) as f:
         s = json.load(f)
     wall_path = path[:-len(".json")] + ".wall"

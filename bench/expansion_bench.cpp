@@ -1,7 +1,7 @@
 // Expansion benchmark: candidates per second for fast and full, the time to parse and count a
 // huge expression exactly, and the peak RSS of a child process that expands 10^6 full
 // candidates of a 10^30 space (against a child that only parses, so the difference is what
-// expansion costs). Every timing is the median of REPEATS runs. Run: build/bench/expansion_bench
+// expansion costs). Every timing is the median of REPEATS runs, with its range (min..max). Run: build/bench/expansion_bench
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,6 +60,9 @@ Catalog mixed_catalog() {
     return catalog;
 }
 
+// The range (min..max) of the last median_seconds() sample, printed beside each median.
+double last_min_s = 0, last_max_s = 0;
+
 double median_seconds(const std::function<void()>& body) {
     std::vector<double> samples;
     for (int r = 0; r < repeats; ++r) {
@@ -68,8 +71,12 @@ double median_seconds(const std::function<void()>& body) {
         samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(samples.begin(), samples.end());
+    last_min_s = samples.front();
+    last_max_s = samples.back();
     return samples[samples.size() / 2];
 }
+
+void print_range() { std::printf("    range %.6f .. %.6f s\n", last_min_s, last_max_s); }
 
 std::uint64_t drain(CandidateStream& stream, std::uint64_t limit) {
     std::uint64_t seen = 0, assignments = 0;
@@ -112,6 +119,7 @@ int main() {
     });
     std::printf("fast: %llu candidates (100 knobs x 100000 values) in %.3f s = %.0f candidates/s\n",
                 static_cast<unsigned long long>(n), fast_s, n / fast_s);
+    print_range();
 
     for (int knobs : {10, 30}) {
         Catalog deep = int_catalog(knobs, 9, "0");
@@ -122,15 +130,18 @@ int main() {
         });
         std::printf("full: %llu candidates of %d knobs each (space 10^%d) in %.3f s = %.0f candidates/s\n",
                     static_cast<unsigned long long>(n), knobs, knobs, full_s, n / full_s);
+        print_range();
     }
 
     Catalog big = mixed_catalog();
     std::string digits;
     double parse_s = median_seconds([&] { parse_expression("*=~", big); });
+    double parse_min = last_min_s, parse_max = last_max_s;
     auto huge = parse_expression("*=~", big);
     double count_s = median_seconds([&] { digits = count_candidates(huge, ExpansionMode::Full).to_string(); });
     std::printf("count: '*=~' over 2000 knobs: parse %.6f s, exact full count (%zu digits) %.6f s; fast count %s\n",
                 parse_s, digits.size(), count_s, count_candidates(huge, ExpansionMode::Fast).to_string().c_str());
+    std::printf("    parse range %.6f .. %.6f s; count range %.6f .. %.6f s\n", parse_min, parse_max, last_min_s, last_max_s);
 
     std::vector<long> idle, busy;
     for (int r = 0; r < repeats; ++r) {
@@ -139,7 +150,9 @@ int main() {
     }
     std::sort(idle.begin(), idle.end());
     std::sort(busy.begin(), busy.end());
-    std::printf("peak RSS: parse + 1 candidate %ld KiB; parse + %llu full candidates of a 10^30 space %ld KiB\n",
-                idle[repeats / 2], static_cast<unsigned long long>(n), busy[repeats / 2]);
+    std::printf("peak RSS: parse + 1 candidate %ld KiB; parse + %llu full candidates of a 10^30 space %ld KiB"
+                " (ranges %ld..%ld, %ld..%ld)\n",
+                idle[repeats / 2], static_cast<unsigned long long>(n), busy[repeats / 2], idle.front(), idle.back(),
+                busy.front(), busy.back());
     return 0;
 }

@@ -1,8 +1,10 @@
 // Study store benchmark: inserting N evaluations (batched by this benchmark; a study commits
 // each one on its own), the cost of one durable record(), opening a store of N evaluations
 // and loading them all (with and without case rows), and opening it to look up one route
-// hash. Each figure is the median of R repetitions.
-//   usage: store_bench [N=100000] [R=5] [FOLDER=temp]
+// hash. Each figure is the median of R repetitions. With KEEP, the last store gets a study
+// header, a default-route evaluation and an outcome, and is moved to KEEP (for timing
+// `routetune report KEEP`).
+//   usage: store_bench [N=100000] [R=5] [FOLDER=temp] [KEEP]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -54,6 +56,38 @@ Evaluation make_evaluation(std::size_t i) {
     for (int r = 0; r < 7; ++r) evaluation.timing.samples_s.push_back(0.03 + 1e-5 * ((i + r) % 13));
     evaluation.timing.median_s = evaluation.timing.samples_s[3];
     return evaluation;
+}
+
+// Gives the store what a finished study has (header, default route, outcome) and moves it.
+void keep_as_study(const fs::path& store_path, const fs::path& keep) {
+    {
+        StudyStore store = StudyStore::open(store_path);
+        routetune::StudyHeader header;
+        header.name = "store_bench";
+        header.spec_sha256 = std::string(64, 'b');
+        header.spec_path = "bench/store_bench.toml";
+        header.expression = "-O=[0|1|2|3] -param:bench-id=* -funroll-loops=[on|off]";
+        header.mode = "full";
+        header.fingerprint_json = R"({"compiler": "gcc 12.2.0", "host_cpu": "bench"})";
+        header.tool_version = "bench";
+        header.command_line = "store_bench";
+        header.created_at = routetune::utc_now_iso8601();
+        store.write_header(header);
+        Evaluation default_route = make_evaluation(0);
+        default_route.route = routetune::Route();
+        default_route.phase = "default";
+        default_route.status = routetune::Status::Ok;
+        default_route.message = "";
+        store.record(default_route);
+        routetune::StudyOutcome outcome;
+        outcome.outcome = "default-stays";
+        outcome.message = "no route's median was 1.02x the default's or better";
+        outcome.recorded_at = routetune::utc_now_iso8601();
+        store.record_outcome(outcome);
+    }
+    fs::rename(store_path, keep);
+    fs::remove(store_path.string() + ".lock");
+    std::printf("  kept as %s (with header, default route and outcome)\n", keep.string().c_str());
 }
 
 }  // namespace
@@ -127,11 +161,13 @@ int main(int argc, char** argv) {
     std::printf("  open + load all evaluations, no case rows:  %9.3f s\n", median(load_index_s));
     std::printf("  open + find one route hash (with cases):    %9.3f ms\n", median(lookup_s) * 1e3);
     std::printf("  store size: %.1f MiB\n", static_cast<double>(fs::file_size(store_path)) / (1 << 20));
+    if (argc > 4) keep_as_study(store_path, argv[4]);
     for (int rep = 0; rep < reps; ++rep) {
         fs::path path = folder / ("bench-" + std::to_string(rep) + ".sqlite");
         fs::remove(path);
         fs::remove(path.string() + "-wal");
         fs::remove(path.string() + "-shm");
+        fs::remove(path.string() + ".lock");
     }
     return 0;
 }

@@ -7,7 +7,8 @@
 // timing a route that cannot win). A repeat's sample is the sum of its cases' times. With
 // reported timing, a run that leaves the {metrics} file absent or empty has its stdout (the
 // captured stream, or the output file when the run command has no {output}) handed to the
-// adapter's times_from_output (trtexec: the "GPU Compute Time" median).
+// adapter's times_from_output (trtexec: the "GPU Compute Time" median). Runs may name
+// {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 
 #include <algorithm>
@@ -180,7 +181,9 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     std::error_code ec;
     fs::remove(output, ec);
     fs::remove(metrics, ec);
-    PlaceholderValues values{{"artifact", {built.artifact.string()}},
+    std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
+    PlaceholderValues values{{"compiler", {compiler}},
+                             {"artifact", {built.artifact.string()}},
                              {"output", {output.string()}},
                              {"metrics", {metrics.string()}},
                              {"workdir", {built.workdir.string()}},

@@ -126,8 +126,10 @@ TrtexecCacheHeader export_header(const StudyHeader& study, const std::vector<Eva
     }
     static const std::regex tuner(R"(tuner (\S+))");
     std::smatch match;
-    const std::string& version = values["compiler.version"];
-    if (std::regex_search(version, match, tuner)) header.tuner_version = match[1].str();
+    for (const char* key : {"compiler.catalog_version", "compiler.version"}) {
+        const std::string& version = values[key];
+        if (header.tuner_version.empty() && std::regex_search(version, match, tuner)) header.tuner_version = match[1].str();
+    }
     for (const auto& e : evaluations) {
         if (e.phase == "default") {
             header.default_build_route = e.route.to_string();

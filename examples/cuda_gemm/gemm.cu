@@ -5,7 +5,7 @@
 // events after WARMUP launches, writes {"time_ms": [...]} (one per launch) to the metrics
 // path, and C as raw little-endian f32 to the output path.
 //
-// usage: gemm N SEED OUTPUT METRICS
+// usage: gemm OUTPUT METRICS N SEED
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -72,11 +72,11 @@ static float next_value(uint64_t& state) {
 
 int main(int argc, char** argv) {
     if (argc != 5) {
-        std::fprintf(stderr, "usage: gemm N SEED OUTPUT METRICS\n");
+        std::fprintf(stderr, "usage: gemm OUTPUT METRICS N SEED\n");
         return 2;
     }
-    int n = std::atoi(argv[1]);
-    uint64_t state = std::strtoull(argv[2], nullptr, 10);
+    int n = std::atoi(argv[3]);
+    uint64_t state = std::strtoull(argv[4], nullptr, 10);
     size_t count = (size_t)n * n;
     std::vector<float> ha(count), hb(count), hc(count);
     for (auto& v : ha) v = next_value(state);
@@ -108,10 +108,10 @@ int main(int argc, char** argv) {
         times.push_back(ms);
     }
     CHECK(cudaMemcpy(hc.data(), dc, count * sizeof(float), cudaMemcpyDeviceToHost));
-    FILE* out = std::fopen(argv[3], "wb");
+    FILE* out = std::fopen(argv[1], "wb");
     if (!out || std::fwrite(hc.data(), sizeof(float), count, out) != count) return 3;
     std::fclose(out);
-    FILE* metrics = std::fopen(argv[4], "w");
+    FILE* metrics = std::fopen(argv[2], "w");
     if (!metrics) return 3;
     std::fprintf(metrics, "{\"time_ms\": [");
     for (int i = 0; i < kIters; ++i) std::fprintf(metrics, "%s%.6f", i ? ", " : "", times[i]);

@@ -19,7 +19,7 @@ struct AdapterOptions {
     std::string compiler;                 ///< executable name or path (searched on PATH)
     std::vector<std::string> base_flags;  ///< flags of the default route
     std::vector<Knob> declared_knobs;     ///< user-declared knobs ([[knob]]), added to the catalog
-    std::filesystem::path cache_dir;      ///< catalog cache folder; empty: $XDG_CACHE_HOME/routetune
+    std::filesystem::path cache_dir;      ///< catalog cache folder; empty: $XDG_CACHE_HOME/routetune/catalogs
     bool use_cache = true;                ///< false: always discover afresh
 };
 

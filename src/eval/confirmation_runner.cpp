@@ -1,6 +1,6 @@
-// Confirmation order: one warm-up pass over every route, then rounds of D C1 C2 ... Ck, so
-// that slow drift of the machine (thermal state, a neighbour's load) lands on the default and
-// on every candidate alike. Each route's artifact is reused when kept and unchanged, rebuilt
+// Confirmation order: one warm-up pass over every route (when the spec has warm-ups), then
+// rounds of D C1 C2 ... Ck, so that slow drift of the machine (thermal state, a neighbour's
+// load) lands on the default and on every candidate alike. Each route's artifact is reused when kept and unchanged, rebuilt
 // otherwise; a route whose rebuild or run fails now is dropped from the running with a note.
 #include "eval/confirmation_runner.hpp"
 
@@ -69,8 +69,9 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     }
     std::vector<std::vector<double>> samples(routes.size());
     std::vector<bool> alive(routes.size(), true);
-    int rounds = std::max(timing_.confirm_rounds, 5);
-    for (int round = -1; round < rounds && !interrupt_requested(); ++round) {
+    int rounds = std::max(timing_.confirm_rounds, 1);
+    int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
+    for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
         for (std::size_t i = 0; i < routes.size(); ++i) {
             if (!alive[i]) continue;
             auto sample = evaluator_.sample_once(routes[i], baseline_);

@@ -125,9 +125,13 @@ RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths) {
     RunBaseline baseline = golden_baseline(spec);
     for (const auto& test_case : spec.cases) {
         if (!test_case.reference.empty()) continue;
-        if (auto bytes = read_file(paths.references / (case_file_stem(test_case.name) + ".out"))) {
-            baseline.reference_outputs[test_case.name] = *bytes;
+        fs::path file = paths.references / (case_file_stem(test_case.name) + ".out");
+        auto bytes = read_file(file);
+        if (!bytes) {
+            throw RuntimeFailure("the default route's output of case '" + test_case.name + "' is missing (" +
+                                 file.string() + "): nothing can be checked; start the study afresh (without --continue)");
         }
+        baseline.reference_outputs[test_case.name] = *bytes;
     }
     auto walls = nlohmann::json::parse(read_file(paths.references / "wall_times.json").value_or("{}"), nullptr, false);
     if (walls.is_object()) {

@@ -133,7 +133,6 @@ StudySummary StudyRunner::run() {
         s.default_evaluation = e;
         commit(e);
     }
-    s.baseline = make_run_baseline(spec, paths_);
     if (s.default_evaluation->status != Status::Ok && !every_case_has_golden(spec)) {
         StudyOutcome outcome;
         outcome.outcome = "no-eligible-route";
@@ -143,6 +142,7 @@ StudySummary StudyRunner::run() {
         s.store.record_outcome(outcome);
         throw RuntimeFailure(outcome.message);
     }
+    s.baseline = make_run_baseline(spec, paths_);
 
     const bool overlap = spec.timing.source == "reported";
     const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));

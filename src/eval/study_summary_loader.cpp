@@ -3,6 +3,10 @@
 // empty route's evaluation, else (an imported GPT sweep, whose baseline names every knob) the
 // first one of phase "default".
 #include <cmath>
+#include <ctime>
+#include <iomanip>
+#include <optional>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "routetune/error.hpp"
@@ -10,6 +14,32 @@
 #include "store/study_store.hpp"
 
 namespace routetune {
+
+namespace {
+
+// Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ"; nullopt for other text.
+std::optional<std::time_t> parse_utc(const std::string& text) {
+    std::tm tm{};
+    std::istringstream in(text);
+    in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+    if (in.fail()) return std::nullopt;
+    return timegm(&tm);
+}
+
+// From the first evaluation's start to the last one's end (whole seconds): the time the
+// study's evaluations span, across interruptions included.
+double evaluation_span_s(const std::vector<Evaluation>& evaluations) {
+    std::optional<std::time_t> first, last;
+    for (const auto& e : evaluations) {
+        auto start = parse_utc(e.started_at);
+        auto end = parse_utc(e.finished_at);
+        if (start && (!first || *start < *first)) first = start;
+        if (end && (!last || *end > *last)) last = end;
+    }
+    return first && last && *last > *first ? static_cast<double>(*last - *first) : 0;
+}
+
+}  // namespace
 
 StudySummary load_study_summary(const std::filesystem::path& cache) {
     if (!std::filesystem::exists(cache)) throw UsageError("no study cache at " + cache.string());
@@ -28,6 +58,7 @@ StudySummary load_study_summary(const std::filesystem::path& cache) {
         }
     }
     summary.evaluations = store.evaluations();
+    summary.wall_s = evaluation_span_s(summary.evaluations);
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
     }

@@ -20,7 +20,9 @@ CompilerIdentity identify_compiler(const std::string& adapter, const std::string
     if (program.empty() || resolved.empty()) {
         throw UsageError("compiler '" + program + "' not found on PATH (set [compiler] path or --compiler)");
     }
-    CompilerIdentity identity{adapter, resolved.string(), "", ""};
+    std::error_code error;
+    auto absolute = std::filesystem::absolute(resolved, error);
+    CompilerIdentity identity{adapter, (error ? resolved : absolute).lexically_normal().string(), "", ""};
     ProcessSpec spec;
     spec.argv = {identity.path};
     spec.argv.insert(spec.argv.end(), version_args.begin(), version_args.end());

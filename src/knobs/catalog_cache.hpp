@@ -13,7 +13,7 @@
 
 namespace routetune {
 
-/// The identity of the executable program for adapter: resolved on PATH, its version (first
+/// The identity of the executable program for adapter: resolved on PATH (absolute), its version (first
 /// line of `program version_args...` output) and the SHA-256 of its bytes. Throws UsageError
 /// "compiler 'program' not found on PATH (set [compiler] path or --compiler)" when missing.
 CompilerIdentity identify_compiler(const std::string& adapter, const std::string& program,

@@ -3,7 +3,8 @@
 // was Ok and beat the baseline with confidence; keeps the mixed_max_knobs knobs whose best
 // such value gained most (ties: knob order); and proposes the product over {default} ∪ those
 // values of the kept knobs, in mixed-radix order (knob order, first knob slowest; default
-// first, then values in list order), skipping anything already observed.
+// first, then values in list order), skipping anything already observed. While a phase-one
+// route is still pending (built or measured in parallel), phase two waits for its result.
 #include <algorithm>
 
 #include "search/enumerated_strategy.hpp"
@@ -24,6 +25,7 @@ public:
         std::vector<Route> out = untaken_expansion(expression_, ExpansionMode::Fast, space_, history, max_count);
         if (!out.empty() || max_count == 0) return out;
         PointHistory taken(space_, history);
+        if (!phase_one_finished(taken)) return out;
         for (const Point& point : phase_two(history, taken)) {
             if (taken.contains(point)) continue;
             out.push_back(space_.route(point));
@@ -38,6 +40,17 @@ public:
     }
 
 private:
+    // Phase two is decided from phase one's results: while a phase-one route is still in
+    // flight (pending), there is nothing to propose yet.
+    bool phase_one_finished(const PointHistory& taken) const {
+        auto stream = expand(expression_, ExpansionMode::Fast);
+        while (auto route = stream->next()) {
+            auto point = space_.point(*route);
+            if (point && taken.finished_observation(*point) == nullptr) return false;
+        }
+        return true;
+    }
+
     struct Promoted {
         std::size_t dim;
         double gain;

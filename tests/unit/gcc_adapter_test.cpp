@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "knobs/adapters/gcc_adapter.hpp"
@@ -22,6 +23,7 @@ protected:
     static void SetUpTestSuite() {
         cache_dir_ = fs::temp_directory_path() / ("routetune-gcc-adapter-test-" + std::to_string(::getpid()));
         fs::remove_all(cache_dir_);
+        fs::remove("-.opt-record.json.gz");
         adapter_ = new GccAdapter(options({"-O2"}));
         catalog_ = new Catalog(adapter_->discover());
     }
@@ -55,6 +57,7 @@ TEST_F(GccAdapterTest, DiscoversTheRealCompiler) {
     EXPECT_GE(catalog.knobs().size(), 200u);
     EXPECT_EQ(catalog.compiler.adapter, "gcc");
     EXPECT_EQ(catalog.compiler.path.front(), '/');
+    EXPECT_FALSE(fs::exists("-.opt-record.json.gz"));  // probe compiles run in a scratch folder
     EXPECT_EQ(catalog.compiler.binary_sha256.size(), 64u);
     EXPECT_EQ(get(catalog, "-O").default_value, "2");
     EXPECT_EQ(get(catalog, "-fgcse").default_value, "on");
@@ -195,14 +198,17 @@ TEST(GccAdapterErrors, MissingCompilerIsAUsageError) {
     }
 }
 
-TEST(GccAdapterErrors, RegistryKnowsEveryAdapter) {
-    EXPECT_EQ(adapter_names(), (std::vector<std::string>{"custom", "gcc", "inductor", "nvcc", "trtexec"}));
+TEST(GccAdapterErrors, RegistryKnowsGcc) {
+    auto names = adapter_names();
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+    EXPECT_EQ(std::count(names.begin(), names.end(), "gcc"), 1);
     EXPECT_EQ(make_adapter("gcc", {})->name(), "gcc");
     try {
         make_adapter("icc", {});
         FAIL() << "expected UsageError";
     } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("unknown adapter 'icc' (known adapters: custom, gcc, inductor, nvcc, trtexec"), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("unknown adapter 'icc' (known adapters: "), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("gcc"), std::string::npos);
     }
 }
 

@@ -74,6 +74,7 @@ TEST(GccHelpParser, Gcc12OptimizersAtO2) {
     EXPECT_TRUE(get(catalog, "-fexcess-precision").has_tag("unsafe"));
     EXPECT_TRUE(get(catalog, "-fmath-errno").has_tag("unsafe"));
     EXPECT_TRUE(get(catalog, "-fpack-struct").has_tag("unsafe"));
+    EXPECT_EQ(get(catalog, "-fshort-enums").default_value, "");  // -Q prints the "target default" 2 as enabled
     EXPECT_FALSE(get(catalog, "-fstrict-aliasing").has_tag("unsafe"));
 }
 
@@ -165,6 +166,20 @@ TEST(GccHelpParser, Gcc13ParsesToo) {
     EXPECT_EQ(catalog.find("-param:evrp-mode"), nullptr);
     EXPECT_TRUE(get(catalog, "-march").allows("znver4"));
     EXPECT_EQ(get(catalog, "-fopenmp-target-simd-clone").default_value, "nohost");
+}
+
+TEST(GccHelpParser, LanguageOnlyOptionsForTheirLanguage) {
+    auto cxx = parse_gcc_optimizers(fixture("gcc12/optimizers-O2.txt"), "C++");
+    auto find = [&](const std::string& name) {
+        return std::find_if(cxx.begin(), cxx.end(), [&](const Knob& k) { return k.name == name; });
+    };
+    ASSERT_NE(find("-frtti"), cxx.end());
+    EXPECT_EQ(find("-frtti")->default_value, "");
+    ASSERT_NE(find("-fno-threadsafe-statics"), cxx.end());
+    EXPECT_EQ(find("-fexceptions"), cxx.end());  // Modula-2 only in GCC 12
+    EXPECT_EQ(cxx.size(), parse_gcc_optimizers(fixture("gcc12/optimizers-O2.txt")).size() + 5);
+    EXPECT_NE(parse_gcc_params(fixture("gcc12/params.txt"), "C++").size(),
+              parse_gcc_params(fixture("gcc12/params.txt")).size());
 }
 
 TEST(GccHelpParser, Descriptions) {

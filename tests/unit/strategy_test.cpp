@@ -218,6 +218,21 @@ TEST(MixedStrategy, PhaseTwoIsTheProductOfValuesThatBeatTheBaseline) {
     EXPECT_EQ(got, (std::vector<std::string>{"-a=on -b=z"}));
 }
 
+TEST(MixedStrategy, PhaseTwoWaitsWhileAPhaseOneRouteIsPending) {
+    Expression e;
+    e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"on", "off"}, "off")};
+    auto mixed = make_strategy("mixed", e, StrategyOptions{});
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    history.observations.push_back(ok(Route::parse("-a=on"), 0.8));
+    history.observations.push_back(Observation{Route::parse("-b=on"), Status::Pending});
+    EXPECT_TRUE(mixed->propose(history, 10).empty());
+    history.observations.back() = ok(Route::parse("-b=on"), 0.7);
+    std::vector<std::string> got;
+    for (const Route& r : mixed->propose(history, 10)) got.push_back(r.to_string());
+    EXPECT_EQ(got, (std::vector<std::string>{"-a=on -b=on"}));
+}
+
 TEST(RandomStrategy, ExhaustsASmallSpaceWithoutRepeats) {
     Expression e = small_expression();
     SearchSpace space(e);

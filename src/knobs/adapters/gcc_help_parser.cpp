@@ -2,7 +2,7 @@
 // `-fname=`, `-fname=[a|b]`, `-fname=<lo,hi>`, `-fname=<number>` or `--param=name=...`;
 // STATE is [enabled], [disabled], the current value, [default], nothing, an alias target
 // (`-fexceptions`) or [available in LANG]. Each line becomes at most one knob; aliases and
-// options of other languages are skipped. A `-fname` bool and a `-fname=` value option of the
+// options of other languages than the compiler's are skipped. A `-fname` bool and a `-fname=` value option of the
 // same name merge: a bounded value option (`-flifetime-dse=<0,2>`) already covers the bool;
 // otherwise they become one open enum whose values on/off select -fname/-fno-name and any
 // other value becomes -fname=VALUE. Target help ends with sections naming the values of
@@ -114,16 +114,23 @@ void describe_value_option(Knob& knob, std::string_view spec, const std::string&
 }
 
 // Parses the option lines of one help section; prefix is "-f", "-m" or "--param=".
+// Options GCC marks "[available in LANG, ...]" are kept (with an unknown default) only when
+// language is one of them.
 std::map<std::string, Knob> parse_options(std::string_view text, std::string_view prefix,
-                                          const std::string& tag) {
+                                          const std::string& tag, std::string_view language) {
     std::map<std::string, Knob> bools;
     std::map<std::string, Knob> valued;
     for (auto line : split_lines(text)) {
         auto parsed = split_help_line(line);
         if (!parsed || !parsed->option.starts_with(prefix)) continue;
-        const std::string& state = parsed->state;
+        std::string state = parsed->state;
         bool alias = state.size() > 1 && state[0] == '-' && !std::isdigit(static_cast<unsigned char>(state[1]));
-        if (state.starts_with("[available") || alias) continue;
+        if (alias) continue;
+        if (state.starts_with("[available in ") && state.back() == ']') {
+            auto languages = split_words(std::string_view(state).substr(14, state.size() - 15), ", ");
+            if (std::find(languages.begin(), languages.end(), language) == languages.end()) continue;
+            state.clear();
+        }
         Knob knob;
         knob.tags.push_back(tag);
         std::string option = parsed->option;
@@ -174,6 +181,8 @@ std::vector<Knob> finish(std::map<std::string, Knob> knobs) {
         bool open = knob.type == KnobType::Enum && !knob.bounded;
         if (open && knob.values.empty() && knob.default_value.empty()) continue;
         if (is_unsafe_gcc_knob(name)) knob.tags.push_back("unsafe");
+        // -Q prints -fshort-enums' "target default" (2) as [enabled]; most targets' is off.
+        if (name == "-fshort-enums") knob.default_value.clear();
         result.push_back(std::move(knob));
     }
     return result;
@@ -181,12 +190,12 @@ std::vector<Knob> finish(std::map<std::string, Knob> knobs) {
 
 }  // namespace
 
-std::vector<Knob> parse_gcc_optimizers(std::string_view text) {
-    return finish(parse_options(text, "-f", "optimizer"));
+std::vector<Knob> parse_gcc_optimizers(std::string_view text, std::string_view language) {
+    return finish(parse_options(text, "-f", "optimizer", language));
 }
 
-std::vector<Knob> parse_gcc_params(std::string_view text) {
-    auto knobs = parse_options(text, "--param=", "param");
+std::vector<Knob> parse_gcc_params(std::string_view text, std::string_view language) {
+    auto knobs = parse_options(text, "--param=", "param", language);
     for (auto& [name, knob] : knobs) {
         if (knob.type == KnobType::Int && !knob.bounded) {
             // Unranged params are UInteger options: GCC accepts 0..INT_MAX (probing checks).
@@ -209,8 +218,8 @@ std::vector<Knob> parse_gcc_params(std::string_view text) {
     return result;
 }
 
-std::vector<Knob> parse_gcc_target(std::string_view text) {
-    auto knobs = parse_options(text, "-m", "target");
+std::vector<Knob> parse_gcc_target(std::string_view text, std::string_view language) {
+    auto knobs = parse_options(text, "-m", "target", language);
     static const std::regex option_in_header(R"((-m[A-Za-z0-9_.-]+)=)");
     auto lines = split_lines(text);
     for (std::size_t i = 0; i < lines.size(); ++i) {

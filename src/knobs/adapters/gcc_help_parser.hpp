@@ -13,17 +13,19 @@ namespace routetune {
 
 /// Knobs of `gcc -Q --help=optimizers` output, tagged "optimizer" (and "unsafe" where the
 /// knob changes semantics or ABI); the -O lines are skipped (see make_gcc_opt_level_knob).
-std::vector<Knob> parse_gcc_optimizers(std::string_view text);
+/// language ("C", "C++") keeps the options GCC marks "[available in ...]" for it. The same
+/// holds for the two parsers below.
+std::vector<Knob> parse_gcc_optimizers(std::string_view text, std::string_view language = "C");
 
 /// Knobs `-param:NAME` of `gcc -Q --help=params` output, tagged "param". Ranged params get
 /// their printed range; unranged integer params are unbounded; enum params without a printed
 /// value list are open enums (values filled in by probing).
-std::vector<Knob> parse_gcc_params(std::string_view text);
+std::vector<Knob> parse_gcc_params(std::string_view text, std::string_view language = "C");
 
 /// Knobs `-mNAME` of `gcc -Q --help=target` output, tagged "target", with enum values from
 /// the "Known ... (for use with the -mNAME= option)" sections; `native` is added to
 /// -march/-mtune.
-std::vector<Knob> parse_gcc_target(std::string_view text);
+std::vector<Knob> parse_gcc_target(std::string_view text, std::string_view language = "C");
 
 /// Fills the empty help of knobs from `gcc --help=optimizers --help=params --help=target`
 /// output (without -Q: one description per option, wrapped lines joined); options GCC marks

@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <future>
+#include <semaphore>
+#include <thread>
 #include <limits>
 #include <set>
 
@@ -56,20 +59,23 @@ std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, 
     return named;
 }
 
-// Marks the flags of indices (into flags) that compile; failing flags named by the
-// diagnostics are set aside at once, the rest of a failing batch is bisected.
-void probe_subset(const std::vector<std::string>& flags, std::vector<std::size_t> indices,
-                  const ProbeCompiler& compile, std::vector<bool>& accepted, std::size_t& compiles) {
+// Marks the flags of indices (into flags) that compile and returns the compiles it ran;
+// failing flags named by the diagnostics are set aside at once, the rest of a failing batch
+// is bisected, the two halves on two threads (compile must be thread-safe; accepted holds
+// one byte per flag, so the halves never write the same memory).
+std::size_t probe_subset(const std::vector<std::string>& flags, std::vector<std::size_t> indices,
+                         const ProbeCompiler& compile, std::vector<char>& accepted) {
+    std::size_t compiles = 0;
     while (!indices.empty()) {
         std::vector<std::string> batch;
         for (auto index : indices) batch.push_back(flags[index]);
         ++compiles;
         auto result = compile(batch);
         if (result.accepted) {
-            for (auto index : indices) accepted[index] = true;
-            return;
+            for (auto index : indices) accepted[index] = 1;
+            return compiles;
         }
-        if (indices.size() == 1) return;
+        if (indices.size() == 1) return compiles;
         auto named = named_in_errors(batch, result.diagnostics);
         if (named.empty()) break;
         std::vector<std::size_t> rest;
@@ -78,10 +84,14 @@ void probe_subset(const std::vector<std::string>& flags, std::vector<std::size_t
         }
         indices = std::move(rest);
     }
-    if (indices.empty()) return;
+    if (indices.empty()) return compiles;
     auto middle = indices.begin() + static_cast<std::ptrdiff_t>(indices.size() / 2);
-    probe_subset(flags, std::vector<std::size_t>(indices.begin(), middle), compile, accepted, compiles);
-    probe_subset(flags, std::vector<std::size_t>(middle, indices.end()), compile, accepted, compiles);
+    std::vector<std::size_t> upper(middle, indices.end());
+    auto upper_compiles = std::async(std::launch::async, [&flags, &compile, &accepted, upper = std::move(upper)] {
+        return probe_subset(flags, upper, compile, accepted);
+    });
+    compiles += probe_subset(flags, std::vector<std::size_t>(indices.begin(), middle), compile, accepted);
+    return compiles + upper_compiles.get();
 }
 
 struct Candidate {
@@ -105,11 +115,11 @@ public:
     Prober(std::vector<Knob>& knobs, const ProbeCompiler& compile)
         : knobs_(knobs), compile_(compile), rejected_(knobs.size()) {}
 
-    // Probes candidates in one batch; returns those rejected.
-    std::vector<Candidate> round(const std::vector<Candidate>& candidates) {
+    // Probes candidates in one batch; returns those rejected. Thread-safe: reads knobs only.
+    std::vector<Candidate> round(const std::vector<Candidate>& candidates, std::size_t& compiles) const {
         std::vector<std::string> flags;
         for (const auto& candidate : candidates) flags.push_back(gcc_flag_for(knobs_[candidate.knob], candidate.value));
-        auto accepted = probe_flags(flags, compile_, report.compiles);
+        auto accepted = probe_flags(flags, compile_, compiles);
         std::vector<Candidate> rejected;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             if (!accepted[i]) rejected.push_back(candidates[i]);
@@ -117,46 +127,62 @@ public:
         return rejected;
     }
 
-    void switches() {
-        for (const std::string form : {"on", "off"}) {
-            std::vector<Candidate> candidates;
-            for (std::size_t i = 0; i < knobs_.size(); ++i) {
-                const Knob& knob = knobs_[i];
-                bool switchable = knob.type == KnobType::Bool || (knob.type == KnobType::Enum && !knob.bounded);
-                if (switchable && has_value(knob, form)) candidates.push_back({i, form});
-            }
-            for (auto& bad : round(candidates)) rejected_[bad.knob].insert(bad.value);
-        }
-    }
+    std::vector<Candidate> round(const std::vector<Candidate>& candidates) { return round(candidates, report.compiles); }
 
+    // One compile per knob listed by a diagnostic, all at once; each task writes its own knob.
     void listed_values() {
+        std::vector<std::future<void>> tasks;
         for (auto& knob : knobs_) {
             if (!listed_by_diagnostic(knob)) continue;
             ++report.compiles;
-            auto result = compile_({gcc_flag_for(knob, "routetune-invalid-value")});
-            auto values = result.accepted ? std::vector<std::string>{} : parse_gcc_valid_arguments(result.diagnostics);
-            if (values.empty()) continue;
-            if ((knob.name == "-march" || knob.name == "-mtune") && !contains(values, "native")) {
-                values.push_back("native");
-            }
-            if (knob.name == "-mtune" && !contains(values, "generic")) values.push_back("generic");
-            knob.values = values;
-            knob.bounded = true;
-            if (!has_value(knob, knob.default_value)) knob.default_value.clear();
+            tasks.push_back(std::async(std::launch::async, [this, &knob] { list_values(knob); }));
         }
+        for (auto& task : tasks) task.get();
     }
 
-    void enum_values() {
+    void list_values(Knob& knob) const {
+        auto result = compile_({gcc_flag_for(knob, "routetune-invalid-value")});
+        auto values = result.accepted ? std::vector<std::string>{} : parse_gcc_valid_arguments(result.diagnostics);
+        if (values.empty()) return;
+        if ((knob.name == "-march" || knob.name == "-mtune") && !contains(values, "native")) values.push_back("native");
+        if (knob.name == "-mtune" && !contains(values, "generic")) values.push_back("generic");
+        knob.values = values;
+        knob.bounded = true;
+        if (!has_value(knob, knob.default_value)) knob.default_value.clear();
+    }
+
+    // The on and off forms of every switch, and round k of the k-th value of every enum, all
+    // rounds compiled concurrently.
+    void value_rounds() {
+        std::vector<std::vector<Candidate>> rounds;
+        for (const std::string form : {"on", "off"}) {
+            rounds.emplace_back();
+            for (std::size_t i = 0; i < knobs_.size(); ++i) {
+                const Knob& knob = knobs_[i];
+                bool switchable = knob.type == KnobType::Bool || (knob.type == KnobType::Enum && !knob.bounded);
+                if (switchable && has_value(knob, form)) rounds.back().push_back({i, form});
+            }
+        }
         std::size_t longest = 0;
         for (const auto& knob : knobs_) longest = std::max(longest, knob.values.size());
         for (std::size_t k = 0; k < longest; ++k) {
-            std::vector<Candidate> candidates;
+            rounds.emplace_back();
             for (std::size_t i = 0; i < knobs_.size(); ++i) {
                 const Knob& knob = knobs_[i];
-                if (knob.type != KnobType::Enum || !knob.bounded || listed_by_diagnostic(knob)) continue;
-                if (k < knob.values.size()) candidates.push_back({i, knob.values[k]});
+                if (knob.type != KnobType::Enum || !knob.bounded || knob.name == "-march" || knob.name == "-mtune") continue;
+                if (k < knob.values.size()) rounds.back().push_back({i, knob.values[k]});
             }
-            for (auto& bad : round(candidates)) rejected_[bad.knob].insert(bad.value);
+        }
+        std::vector<std::size_t> compiles(rounds.size(), 0);
+        std::vector<std::future<std::vector<Candidate>>> results;
+        for (std::size_t r = 0; r < rounds.size(); ++r) {
+            results.push_back(std::async(std::launch::async, [this, &rounds, &compiles, r] {
+                return round(rounds[r], compiles[r]);
+            }));
+        }
+        for (std::size_t r = 0; r < rounds.size(); ++r) {
+            for (auto& bad : results[r].get()) rejected_[bad.knob].insert(bad.value);
+            report.compiles += compiles[r];
         }
     }
 
@@ -215,18 +241,27 @@ private:
 
 std::vector<bool> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
                               std::size_t& compiles) {
-    std::vector<bool> accepted(flags.size(), false);
+    std::vector<char> accepted(flags.size(), 0);
     std::vector<std::size_t> indices(flags.size());
     for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-    probe_subset(flags, std::move(indices), compile, accepted, compiles);
-    return accepted;
+    compiles += probe_subset(flags, std::move(indices), compile, accepted);
+    return std::vector<bool>(accepted.begin(), accepted.end());
 }
 
 ProbeReport probe_gcc_knobs(std::vector<Knob>& knobs, const ProbeCompiler& compile) {
-    Prober prober(knobs, compile);
-    prober.switches();
+    // Rounds and bisection halves run on threads; at most one compile per hardware thread.
+    std::counting_semaphore<> slots(std::max<std::ptrdiff_t>(2, std::thread::hardware_concurrency()));
+    ProbeCompiler limited = [&](const std::vector<std::string>& flags) {
+        slots.acquire();
+        struct Release {
+            std::counting_semaphore<>& slots;
+            ~Release() { slots.release(); }
+        } release{slots};
+        return compile(flags);
+    };
+    Prober prober(knobs, limited);
     prober.listed_values();
-    prober.enum_values();
+    prober.value_rounds();
     prober.int_bounds();
     prober.finish();
     return prober.report;

@@ -28,7 +28,8 @@ struct ProbeReport {
 
 /// Which of flags compile: one compile for the whole batch; flags named in its errors are
 /// rejected and the rest retried; a failure naming none is bisected down to the single flags
-/// that fail on their own (flags failing only together count as accepted).
+/// that fail on their own (flags failing only together count as accepted). The halves of a
+/// bisection compile concurrently, so compile must be thread-safe.
 std::vector<bool> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
                               std::size_t& compiles);
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ public:
     /// The flags, environment and files of route on top of the base flags. The route must be
     /// valid for catalog. No value ever becomes a command: values only become argv items.
     virtual AppliedRoute apply(const Route& route, const Catalog& catalog) const = 0;
+    /// The times (seconds) a run of a built artifact reports on its stdout (e.g. trtexec's
+    /// "GPU Compute Time" median), used by [timing] source = "reported" when the run wrote no
+    /// {metrics} file; nullopt when this compiler's programs print no time it can read.
+    virtual std::optional<std::vector<double>> times_from_output([[maybe_unused]] const std::string& stdout_text) const {
+        return std::nullopt;
+    }
 };
 
 /// A new adapter by name; throws UsageError naming the known adapters for an unknown name.

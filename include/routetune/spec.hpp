@@ -53,7 +53,7 @@ struct TimingSpec {
 
 /// [accuracy]
 struct AccuracySpec {
-    std::string format = "text";          ///< text | f32 | f64 | i32 | npy
+    std::string format = "text";          ///< text | f32 | f64 | i32 | npy | trtexec-json
     std::string metric = "rel_l2";        ///< exact | l0 | l1 | l2 | linf | rel_l2 | cos
     double threshold = 1e-6;
     double atol = 0;                      ///< for l0

@@ -23,5 +23,9 @@ void add_report_command(CLI::App& app, Action& action);
 void add_inspect_command(CLI::App& app, Action& action);
 /// Registers `simulate` on app; stores its action in action.
 void add_simulate_command(CLI::App& app, Action& action);
+/// Registers `import-trtexec` on app; stores its action in action.
+void add_import_command(CLI::App& app, Action& action);
+/// Registers `export-trtexec` on app; stores its action in action.
+void add_export_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

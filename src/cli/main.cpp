@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     routetune::cli::add_report_command(app, action);
     routetune::cli::add_inspect_command(app, action);
     routetune::cli::add_simulate_command(app, action);
+    routetune::cli::add_import_command(app, action);
+    routetune::cli::add_export_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

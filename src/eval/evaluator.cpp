@@ -4,7 +4,11 @@
 // a missing artifact each become their own status. measure(): for each round (warm-ups first,
 // then repeats) run every case once; the first round's output of each case is checked against
 // its reference and an inaccurate or failing case ends the evaluation at once (no time is spent
-// timing a route that cannot win). A repeat's sample is the sum of its cases' times.
+// timing a route that cannot win). A repeat's sample is the sum of its cases' times. With
+// reported timing, a run that leaves the {metrics} file absent or empty has its stdout (the
+// captured stream, or the output file when the run command has no {output}) handed to the
+// adapter's times_from_output (trtexec: the "GPU Compute Time" median). Runs may name
+// {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 
 #include <algorithm>
@@ -25,6 +29,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kLogTail = 4096;
+// A time read from stdout sits at its end (trtexec's summary): keep more of it.
+constexpr std::size_t kReportedStdoutCap = 1 << 20;
 
 bool uses_placeholder(const std::vector<std::string>& argv, std::string_view name) {
     std::string token = "{" + std::string(name) + "}";
@@ -190,7 +196,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     process.env = merged_environment(spec_.run.env, built.environment, values);
     process.timeout_s = run_timeout(test_case, baseline);
     process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
-    process.output_cap = 64 << 10;
+    process.output_cap = spec_.timing.source == "reported" ? kReportedStdoutCap : 64 << 10;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     ProcessResult result = runner_(process);
     run.exit_code = result.exit_code;
@@ -212,7 +218,16 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     run.samples = {run.time_s};
     if (spec_.timing.source == "reported") {
         std::string error;
-        auto reported = parse_reported_times(read_file(metrics).value_or(""), &error);
+        std::string metrics_text = read_file(metrics).value_or("");
+        std::optional<std::vector<double>> reported;
+        if (metrics_text.find_first_not_of(" \t\r\n") != std::string::npos) {
+            reported = parse_reported_times(metrics_text, &error);
+        } else {
+            bool to_file = !uses_placeholder(spec_.run.command, "output");
+            reported = adapter_.times_from_output(to_file ? read_file(output).value_or("") : result.out);
+            if (!reported) error = "wrote no {metrics} file and its stdout holds no time the " + adapter_.name() +
+                                   " adapter can read";
+        }
         if (!reported) {
             run.status = Status::RunFailed;
             run.message = "case '" + test_case.name + "': " + error;

@@ -3,6 +3,7 @@
 // "\x93NUMPY", a version, a little-endian header length (2 bytes in 1.0, 4 in 2.0/3.0) and a
 // Python dict literal with 'descr', 'fortran_order' and 'shape', followed by the array bytes;
 // the dict is read by looking up those three keys, which is all numpy ever writes there.
+// trtexec's --exportOutput JSON is read by the trtexec adapter's parser (nlohmann).
 #include "eval/output_reader.hpp"
 
 #include <bit>
@@ -10,6 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+
+#include "knobs/adapters/trtexec_catalog_parser.hpp"
+#include "routetune/error.hpp"
 
 namespace routetune {
 namespace {
@@ -188,6 +192,17 @@ NumericOutput read_npy(std::string_view bytes) {
     return output;
 }
 
+NumericOutput read_trtexec_json(std::string_view bytes) {
+    NumericOutput output;
+    try {
+        output.values = parse_trtexec_output_values(bytes);
+    } catch (const UsageError& e) {
+        return malformed(e.what());
+    }
+    output.ok = true;
+    return output;
+}
+
 }  // namespace
 
 std::string_view to_string(OutputFormat format) {
@@ -197,13 +212,14 @@ std::string_view to_string(OutputFormat format) {
         case OutputFormat::F64: return "f64";
         case OutputFormat::I32: return "i32";
         case OutputFormat::Npy: return "npy";
+        case OutputFormat::TrtexecJson: return "trtexec-json";
     }
     return "text";
 }
 
 std::optional<OutputFormat> output_format_from_string(std::string_view text) {
     for (OutputFormat format : {OutputFormat::Text, OutputFormat::F32, OutputFormat::F64, OutputFormat::I32,
-                                OutputFormat::Npy}) {
+                                OutputFormat::Npy, OutputFormat::TrtexecJson}) {
         if (to_string(format) == text) return format;
     }
     return std::nullopt;
@@ -216,6 +232,7 @@ NumericOutput read_output(std::string_view bytes, OutputFormat format) {
         case OutputFormat::F64: return read_raw(bytes, 'f', 8, "f64");
         case OutputFormat::I32: return read_raw(bytes, 'i', 4, "i32");
         case OutputFormat::Npy: return read_npy(bytes);
+        case OutputFormat::TrtexecJson: return read_trtexec_json(bytes);
     }
     return malformed("unknown output format");
 }

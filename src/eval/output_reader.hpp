@@ -1,5 +1,5 @@
-// Reading a program's output as a flat list of numbers: text, raw little-endian binary, or
-// NumPy .npy. Malformed output is a result with a message, never an exception.
+// Reading a program's output as a flat list of numbers: text, raw little-endian binary,
+// NumPy .npy, or trtexec's --exportOutput JSON. Malformed output is a result with a message, never an exception.
 #pragma once
 
 #include <cstddef>
@@ -11,9 +11,9 @@
 namespace routetune {
 
 /// How an output file encodes its numbers.
-enum class OutputFormat { Text, F32, F64, I32, Npy };
+enum class OutputFormat { Text, F32, F64, I32, Npy, TrtexecJson };
 
-/// "text", "f32", "f64", "i32", "npy".
+/// "text", "f32", "f64", "i32", "npy", "trtexec-json".
 std::string_view to_string(OutputFormat format);
 /// The inverse of to_string; nullopt for unknown text.
 std::optional<OutputFormat> output_format_from_string(std::string_view text);
@@ -30,6 +30,7 @@ struct NumericOutput {
 /// brackets ("nan", "inf", "-inf" allowed). Raw: little-endian values, the byte count a
 /// multiple of the value size. Npy: versions 1.0/2.0/3.0, little-endian or byte-sized
 /// dtypes b1 i1 u1 i2 u2 i4 u4 i8 u8 f2 f4 f8, C order (Fortran order only for 1-D data).
+/// TrtexecJson: trtexec's --exportOutput file, every tensor's "values" in file order.
 NumericOutput read_output(std::string_view bytes, OutputFormat format);
 
 }  // namespace routetune

@@ -95,7 +95,7 @@ void read_accuracy(Spec& spec, const TomlSection& root) {
     auto section = root.table("accuracy");
     if (!section) return;
     section->check_keys({"format", "metric", "threshold", "atol", "rtol"});
-    if (auto value = section->choice("format", {"text", "f32", "f64", "i32", "npy"})) spec.accuracy.format = *value;
+    if (auto value = section->choice("format", {"text", "f32", "f64", "i32", "npy", "trtexec-json"})) spec.accuracy.format = *value;
     if (auto value = section->choice("metric", {"exact", "l0", "l1", "l2", "linf", "rel_l2", "cos"}))
         spec.accuracy.metric = *value;
     if (auto value = section->number_at_least("threshold", 0)) spec.accuracy.threshold = *value;

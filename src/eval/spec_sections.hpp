@@ -14,7 +14,8 @@ namespace routetune {
 /// The adapters a spec may name, each with its default compiler executable.
 struct AdapterDefault {
     std::string adapter;
-    std::string path;  ///< "" when the adapter needs no compiler (custom)
+    std::string path;             ///< "" when the adapter needs no compiler (custom)
+    bool time_on_stdout = false;  ///< its runs print a time it reads (Adapter::times_from_output)
 };
 
 /// Every adapter name a spec accepts, with its default compiler path.
@@ -25,7 +26,7 @@ std::vector<Knob> read_declared_knobs(const TomlSection& root);
 
 /// Checks the placeholders of every command, cwd and environment value of spec against the
 /// known ones and the cases ({input} needs an input in every case; reported timing needs
-/// {metrics}); root gives the lines for messages.
+/// {metrics} unless the adapter has time_on_stdout); root gives the lines for messages.
 void validate_placeholders(const Spec& spec, const TomlSection& root);
 
 /// Resolves path (as written in the spec) against the spec's folder, lexically normalized.

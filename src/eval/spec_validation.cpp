@@ -2,7 +2,8 @@
 // environment value is scanned for placeholders: an unknown name is an error naming it (with
 // the closest valid name); {flags} must be an argv item of its own; the per-case placeholders
 // ({input}, {output}, {metrics}) exist only in [run]; {input} needs an input in every case that
-// runs with it; reported timing needs {metrics} somewhere in the run.
+// runs with it; reported timing needs {metrics} somewhere in the run, unless the adapter reads
+// the time from the run's stdout (trtexec).
 #include <algorithm>
 
 #include "eval/placeholders.hpp"
@@ -69,7 +70,7 @@ Scan scan_command_table(const TomlSection& section, const std::vector<std::strin
 
 const std::vector<AdapterDefault>& spec_adapter_defaults() {
     static const std::vector<AdapterDefault> defaults = {
-        {"gcc", "gcc"}, {"nvcc", "nvcc"}, {"trtexec", "trtexec"}, {"inductor", "python3"}, {"custom", ""}};
+        {"gcc", "gcc"}, {"nvcc", "nvcc"}, {"trtexec", "trtexec", true}, {"inductor", "python3"}, {"custom", ""}};
     return defaults;
 }
 
@@ -93,7 +94,10 @@ void validate_placeholders(const Spec& spec, const TomlSection& root) {
     if (run.uses_input && case_sections.empty()) {
         run_section->fail("command", "uses {input}, but the spec declares no [[case]] with an input");
     }
-    if (spec.timing.source == "reported" && !run.uses_metrics && !metrics_in_every_case) {
+    bool time_on_stdout = std::any_of(spec_adapter_defaults().begin(), spec_adapter_defaults().end(), [&](const auto& d) {
+        return d.adapter == spec.compiler.adapter && d.time_on_stdout;
+    });
+    if (spec.timing.source == "reported" && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {
         run_section->fail("command", "[timing] source = \"reported\" needs {metrics} in the run command, its env "
                                      "or every case's args: the program writes {\"time_ms\": ...} there");
     }

@@ -49,7 +49,11 @@ std::string host_name() {
 
 std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
     auto probe = make_system_probe();
-    return take_fingerprint(setup.spec, *probe).values;
+    auto values = take_fingerprint(setup.spec, *probe).values;
+    // The version discovery read (trtexec has no --version; its TensorRT and tuner versions
+    // come from --helpBuildRoute).
+    if (!setup.catalog.compiler.version.empty()) values["compiler.catalog_version"] = setup.catalog.compiler.version;
+    return values;
 }
 
 StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {

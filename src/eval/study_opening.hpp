@@ -20,7 +20,8 @@ namespace routetune {
 /// must the expression and search (else UsageError).
 StudyStore open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths);
 
-/// The environment fingerprint of this study as key -> value.
+/// The environment fingerprint of this study as key -> value: take_fingerprint's keys plus
+/// compiler.catalog_version (the version discovery read, when it read one).
 std::map<std::string, std::string> study_fingerprint(const StudySetup& setup);
 
 /// Writes the default route's case outputs and wall times under paths.references.

@@ -1,5 +1,7 @@
 // A study's summary is rebuilt from its store alone, so `report` shows exactly what `tune`
-// recorded, also for a study that is still running or was interrupted.
+// recorded, also for a study that is still running or was interrupted. The default is the
+// empty route's evaluation, else (an imported GPT sweep, whose baseline names every knob) the
+// first one of phase "default".
 #include <cmath>
 #include <ctime>
 #include <iomanip>
@@ -59,6 +61,9 @@ StudySummary load_study_summary(const std::filesystem::path& cache) {
     summary.wall_s = evaluation_span_s(summary.evaluations);
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
+    }
+    for (const auto& e : summary.evaluations) {
+        if (!summary.default_evaluation && e.phase == "default" && e.status != Status::Pending) summary.default_evaluation = e;
     }
     if (auto confirmation = store.read_confirmation()) {
         TimingSummary default_timing;

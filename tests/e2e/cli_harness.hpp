@@ -128,6 +128,16 @@ inline fs::path scratch_specs() {
     return root / "fixtures" / "specs";
 }
 
+/// A fresh scratch copy of tests/fixtures/trtexec and tests/fakes, laid out as in the source
+/// tree (spec_fake.toml names ../../fakes/fake_trtexec); returns the copied trtexec folder.
+inline fs::path scratch_trtexec() {
+    fs::path root = make_scratch_folder(fs::temp_directory_path(), "routetune-e2e-") / "tests";
+    fs::create_directories(root / "fixtures");
+    fs::copy(fs::path(ROUTETUNE_FIXTURES) / "trtexec", root / "fixtures" / "trtexec", fs::copy_options::recursive);
+    fs::copy(fs::path(ROUTETUNE_FAKES), root / "fakes", fs::copy_options::recursive);
+    return root / "fixtures" / "trtexec";
+}
+
 /// Path of a fake under tests/fakes.
 inline std::string fake(const std::string& name) { return (fs::path(ROUTETUNE_FAKES) / name).string(); }
 

@@ -159,8 +159,19 @@ TEST(ReadNpy, RejectsUnsupportedDtypeBadMagicAndWrongSize) {
     EXPECT_FALSE(read_output(std::string("\x93NUMPY\x01\x00\xff\x00{", 11), OutputFormat::Npy).ok);
 }
 
+TEST(OutputReader, TrtexecJsonIsEveryTensorsValuesInFileOrder) {
+    NumericOutput output = read_output(R"([{"name": "a", "dimensions": "2", "values": [1.5, -2]},
+                                           {"name": "b", "dimensions": "1", "values": [0.25]}])",
+                                       OutputFormat::TrtexecJson);
+    ASSERT_TRUE(output.ok) << output.message;
+    EXPECT_EQ(output.values, (std::vector<double>{1.5, -2.0, 0.25}));
+    NumericOutput bad = read_output("[{\"name\": \"a\"", OutputFormat::TrtexecJson);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_TRUE(contains(bad.message, "trtexec output file")) << bad.message;
+}
+
 TEST(FormatNames, RoundTrip) {
-    for (const char* name : {"text", "f32", "f64", "i32", "npy"})
+    for (const char* name : {"text", "f32", "f64", "i32", "npy", "trtexec-json"})
         EXPECT_EQ(to_string(*output_format_from_string(name)), name);
     EXPECT_FALSE(output_format_from_string("csv").has_value());
     for (const char* name : {"exact", "l0", "l1", "l2", "linf", "rel_l2", "cos"})

@@ -94,6 +94,15 @@ TEST(TrtexecOutput, ReadsExportedTensorValues) {
     EXPECT_THROW(parse_trtexec_output_values("[{\"name\": \"a\"}]"), UsageError);
 }
 
+TEST(TrtexecAdapter, ReportsTheGpuComputeMedianOfARunsStdoutInSeconds) {
+    auto adapter = make_trtexec_adapter({});
+    auto times = adapter->times_from_output(
+        "[I] GPU Compute Time: min = 0.5 ms, max = 0.9 ms, mean = 0.7 ms, median = 0.625 ms\n");
+    ASSERT_TRUE(times.has_value());
+    EXPECT_EQ(*times, std::vector<double>{0.000625});
+    EXPECT_FALSE(adapter->times_from_output("[I] Total GPU Compute Time: 3.1 s\n").has_value());
+}
+
 Catalog fake_catalog() {
     AdapterOptions options;
     options.compiler = fake;

@@ -1,7 +1,8 @@
 // The trtexec adapter: discovery runs `trtexec --helpBuildRoute` and reads its knob
 // database; the identity's version is "TensorRT <v> tuner <tuner_version>" (the TensorRT
 // version from the "[TensorRT v110100]" banner when printed). Applying a route merges it
-// over any --setBuildRoute of the base flags and writes one --setBuildRoute argv item. The
+// over any --setBuildRoute of the base flags and writes one --setBuildRoute argv item. A
+// run's reported time is the median "GPU Compute Time" of trtexec's performance summary. The
 // catalog is cached under trtexec's path and bytes (trtexec is rebuilt with each TensorRT).
 #include "knobs/adapters/trtexec_adapter.hpp"
 
@@ -49,6 +50,12 @@ public:
 
     AppliedRoute apply(const Route& route, const Catalog& catalog) const override {
         return apply_trtexec_route(options_.base_flags, route, catalog);
+    }
+
+    std::optional<std::vector<double>> times_from_output(const std::string& stdout_text) const override {
+        auto median_ms = parse_trtexec_gpu_time(stdout_text);
+        if (!median_ms) return std::nullopt;
+        return std::vector<double>{*median_ms / 1000.0};
     }
 
 private:

@@ -16,7 +16,8 @@
 #
 # Usage: bench/scheduler_bench.sh [ROUTETUNE]   (default build/routetune)
 # Environment: N candidates besides the default (32), BUILD_S (0.5), RUN_S (0.05),
-# JOBS ("1 2 16"), REPEATS (3), TIMINGS ("process reported").
+# JOBS ("1 2 16"), REPEATS (3), TIMINGS ("process reported"); KEEP=1 keeps the studies
+# (the script prints nothing about where: the newest /tmp/scheduler_bench.* folder).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 routetune=${1:-$root/build/routetune}

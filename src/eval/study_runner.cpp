@@ -2,14 +2,15 @@
 // path is moved aside, never overwritten; with it, the recorded fingerprint, expression and
 // search must match. (2) The default route is evaluated first: its outputs become the
 // reference of every case without a golden file, and its times bound the other runs
-// (relative_timeout); the first --jobs - 1 candidate builds run beside its build, since builds
-// need neither. (3) The strategy proposes routes from the history; up to --jobs builds run at
-// once, and measurements run one at a time: with process timing no build runs during a
-// measurement (builds and measurements alternate in batches), with reported timing they
-// overlap (builds keep running ahead by at most --jobs). Each finished evaluation is committed
-// to the store before the next measurement starts. (4) The best routes are confirmed
-// interleaved with the default, and the outcome is recorded. (5) Artifacts not worth keeping
-// are deleted as soon as they drop out of the running.
+// (relative_timeout). Builds need neither, so the first --jobs - 1 candidate builds run beside
+// its build (and, with reported timing, --jobs of them during its measurement). (3) The
+// strategy proposes routes from the history; up to --jobs builds run at once, and
+// measurements run one at a time: with process timing no build runs during a measurement
+// (builds and measurements alternate in batches), with reported timing they overlap (builds
+// keep running ahead by at most --jobs). Each finished evaluation is committed to the store
+// before the next measurement starts. (4) The best routes are confirmed interleaved with the
+// default, and the outcome is recorded. (5) Artifacts not worth keeping are deleted as soon as
+// they drop out of the running.
 #include "eval/study_runner.hpp"
 
 #include <algorithm>
@@ -161,12 +162,14 @@ StudySummary StudyRunner::run() {
         commit(e);
         measuring.reset();
     };
-    // With process timing the early builds finish before the default is measured.
+    // With reported timing builds go on during the default's measurement; with process timing
+    // the early builds finish before it.
     if (!s.default_evaluation) {
         DefaultRecord record;
         refill(jobs - 1);
         BuiltCandidate built = s.evaluator->build(Route{}, "default");
-        if (!overlap)
+        if (overlap) refill(jobs);
+        else
             for (auto& entry : in_flight) entry.second.wait();
         Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &record);
         if (interrupt_requested()) {

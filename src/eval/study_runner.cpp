@@ -2,13 +2,15 @@
 // path is moved aside, never overwritten; with it, the recorded fingerprint, expression and
 // search must match. (2) The default route is evaluated first: its outputs become the
 // reference of every case without a golden file, and its times bound the other runs
-// (relative_timeout). (3) The strategy proposes routes from the history; up to --jobs builds
-// run at once, and measurements run one at a time: with process timing no build runs during a
-// measurement (builds and measurements alternate in batches), with reported timing they
-// overlap (builds keep running ahead by at most --jobs). Each finished evaluation is committed
-// to the store before the next measurement starts. (4) The best routes are confirmed
-// interleaved with the default, and the outcome is recorded. (5) Artifacts not worth keeping
-// are deleted as soon as they drop out of the running.
+// (relative_timeout). Builds need neither, so the first --jobs - 1 candidate builds run beside
+// its build (and, with reported timing, --jobs of them during its measurement). (3) The
+// strategy proposes routes from the history; up to --jobs builds run at once, and
+// measurements run one at a time: with process timing no build runs during a measurement
+// (builds and measurements alternate in batches), with reported timing they overlap (builds
+// keep running ahead by at most --jobs). Each finished evaluation is committed to the store
+// before the next measurement starts. (4) The best routes are confirmed interleaved with the
+// default, and the outcome is recorded. (5) Artifacts not worth keeping are deleted as soon as
+// they drop out of the running.
 #include "eval/study_runner.hpp"
 
 #include <algorithm>
@@ -124,26 +126,6 @@ StudySummary StudyRunner::run() {
                "; run the same command with --continue to resume";
     };
 
-    if (!s.default_evaluation) {
-        DefaultRecord record;
-        BuiltCandidate built = s.evaluator->build(Route{}, "default");
-        Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &record);
-        if (interrupt_requested()) throw Interrupted("during the default route; " + remaining_text());
-        save_default_record(paths_, record);
-        s.default_evaluation = e;
-        commit(e);
-    }
-    if (s.default_evaluation->status != Status::Ok && !every_case_has_golden(spec)) {
-        StudyOutcome outcome;
-        outcome.outcome = "no-eligible-route";
-        outcome.message = "the default route is " + std::string(to_string(s.default_evaluation->status)) + " (" +
-                          s.default_evaluation->message + ") and not every case has a golden reference: nothing can be validated";
-        outcome.recorded_at = iso8601_utc_now();
-        s.store.record_outcome(outcome);
-        throw RuntimeFailure(outcome.message);
-    }
-    s.baseline = make_run_baseline(spec, paths_);
-
     const bool overlap = spec.timing.source == "reported";
     const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));
     std::deque<std::pair<Route, std::future<BuiltCandidate>>> in_flight;
@@ -159,6 +141,7 @@ StudySummary StudyRunner::run() {
         SearchHistory view = s.history;
         for (const auto& [route, future] : in_flight) view.observations.push_back(Observation{route, Status::Pending});
         if (measuring) view.observations.push_back(Observation{*measuring, Status::Pending});
+        if (!s.default_evaluation) view.observations.push_back(Observation{Route{}, Status::Pending});
         for (Route& route : s.strategy->propose(view, room)) {
             std::string phase = s.strategy->phase_of(route, view);
             view.observations.push_back(Observation{route, Status::Pending});
@@ -179,8 +162,38 @@ StudySummary StudyRunner::run() {
         commit(e);
         measuring.reset();
     };
+    // With reported timing builds go on during the default's measurement; with process timing
+    // the early builds finish before it.
+    if (!s.default_evaluation) {
+        DefaultRecord record;
+        refill(jobs - 1);
+        BuiltCandidate built = s.evaluator->build(Route{}, "default");
+        if (overlap) refill(jobs);
+        else
+            for (auto& entry : in_flight) entry.second.wait();
+        Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &record);
+        if (interrupt_requested()) {
+            for (auto& entry : in_flight) entry.second.wait();
+            throw Interrupted("during the default route; " + remaining_text());
+        }
+        save_default_record(paths_, record);
+        s.default_evaluation = e;
+        commit(e);
+    }
+    if (s.default_evaluation->status != Status::Ok && !every_case_has_golden(spec)) {
+        StudyOutcome outcome;
+        outcome.outcome = "no-eligible-route";
+        outcome.message = "the default route is " + std::string(to_string(s.default_evaluation->status)) + " (" +
+                          s.default_evaluation->message + ") and not every case has a golden reference: nothing can be validated";
+        outcome.recorded_at = iso8601_utc_now();
+        s.store.record_outcome(outcome);
+        for (auto& entry : in_flight) entry.second.wait();
+        throw RuntimeFailure(outcome.message);
+    }
+    s.baseline = make_run_baseline(spec, paths_);
+
     while (!interrupt_requested()) {
-        refill(jobs);
+        if (overlap || in_flight.empty()) refill(jobs);
         if (in_flight.empty()) break;
         if (overlap) {
             measure_front();

@@ -234,6 +234,17 @@ TEST(ExpressionErrors, MalformedRanges) {
     expect_has(error_of("-param:max-unroll-times=[1..8:*1]"), {"factor >= 2"});
 }
 
+TEST(ExpressionErrors, RangeTooLargeToCount) {
+    Catalog c;
+    c.add(fixture::int_knob("-param:all", INT64_MIN, INT64_MAX, "0"));
+    try {
+        parse_expression("-param:all=*", c);
+        FAIL() << "no error";
+    } catch (const UsageError& e) {
+        expect_has(e.what(), {"'-param:all=*'", "too many values"});
+    }
+}
+
 TEST(ExpressionErrors, KnobGivenTwiceAndBadTokens) {
     expect_has(error_of("-O=2 -funroll-loops=on -O=[2|3]"), {"column 24", "'-O=[2|3]'", "given twice"});
     expect_has(error_of("-O=2 -funroll-loops"), {"column 6", "'-funroll-loops'", "expected NAME=VALUE"});

@@ -42,7 +42,10 @@ std::string error_of(const std::string& text, bool include_unsafe = false) {
         options.source = "--routes";
         parse_expression(text, catalog(), options);
     } catch (const UsageError& e) {
-        return e.what();
+        std::string message = e.what();
+        EXPECT_EQ(message.rfind("--routes: column ", 0), 0u) << "no position: " << message;
+        EXPECT_NE(message.find(": token '"), std::string::npos) << "no token: " << message;
+        return message;
     }
     return "no error";
 }

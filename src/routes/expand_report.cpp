@@ -33,7 +33,7 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     std::optional<BigCount> bound;
     if (mode == ExpansionMode::Mixed) bound = mixed_phase_two_bound(expression, request.mixed_max_knobs);
 
-    nlohmann::json doc;
+    nlohmann::ordered_json doc;
     if (request.json) {
         doc["mode"] = request.mode;
         doc["expression"] = expression.text;
@@ -50,7 +50,7 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     }
     auto stream = expand(expression, mode);
     std::uint64_t printed = 0;
-    nlohmann::json candidates = nlohmann::json::array();
+    nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
     while (!request.limit || printed < *request.limit) {
         auto route = stream->next();
         if (!route) break;

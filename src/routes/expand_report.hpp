@@ -33,7 +33,8 @@ BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs);
 
 /// Parses the request's expression against catalog and prints its candidates to out: one
 /// canonical route a line, the empty route as "(default)"; with count_only the exact count
-/// alone; for mixed, a last line "phase two: at most N candidates". In JSON the count and the
+/// alone (phase one's, for mixed); for mixed, a last line "phase two: at most N candidates"
+/// (N from mixed_phase_two_bound). In JSON the count and the
 /// bound are decimal strings (exact at any size) and the default route is "". Returns the
 /// exit code (0); throws UsageError for a bad expression or mode.
 int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostream& out);

@@ -50,6 +50,16 @@ ValueSpec parse_range(std::string_view body, const std::string& context) {
     return spec;
 }
 
+std::optional<ValueList> make_range(std::int64_t lo, std::int64_t hi, std::int64_t step, bool multiplicative,
+                                    std::string& error) {
+    try {
+        return multiplicative ? ValueList::multiplicative(lo, hi, step) : ValueList::additive(lo, hi, step);
+    } catch (const UsageError& e) {
+        error = e.what();
+        return std::nullopt;
+    }
+}
+
 }  // namespace
 
 std::string canonical_int(const std::string& text) {
@@ -146,15 +156,14 @@ std::optional<ValueList> resolve_value_spec(const ValueSpec& spec, const Knob& k
                         knob.name + allowed;
                 return std::nullopt;
             }
-            return spec.multiplicative ? ValueList::multiplicative(spec.lo, spec.hi, spec.step)
-                                       : ValueList::additive(spec.lo, spec.hi, spec.step);
+            return make_range(spec.lo, spec.hi, spec.step, spec.multiplicative, error);
         case ValueSpec::Kind::All:
             if (!knob.bounded || (knob.type != KnobType::Int && knob.values.empty())) {
                 error = "'*' needs a bounded knob; " + knob.name + " takes " + knob.allowed_text() +
                         " (list values or give a range instead)";
                 return std::nullopt;
             }
-            if (knob.type == KnobType::Int) return ValueList::additive(knob.min, knob.max, 1);
+            if (knob.type == KnobType::Int) return make_range(knob.min, knob.max, 1, false, error);
             return ValueList::of(knob.values);
         case ValueSpec::Kind::Representative:
             if (knob.type != KnobType::Int) {

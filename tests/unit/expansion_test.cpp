@@ -148,6 +148,21 @@ TEST(Expansion, CountsMatchEnumeration) {
     EXPECT_EQ(count("-O=* -funroll-loops=~ -param:max-unroll-times=*", ExpansionMode::Fast), "72");  // 1 + 7 + 1 + 63
 }
 
+TEST(Expansion, EveryCandidateIsValidAndRoundTrips) {
+    for (const std::string text : {"*=~", "-f*=* -O=[s|fast] -param:max-unroll-times=[1..64:*3]", "-march=[native|znver4] -O=~"}) {
+        for (auto mode : {ExpansionMode::Fast, ExpansionMode::Full}) {
+            auto stream = expand(parse_expression(text, catalog()), mode);
+            int seen = 0;
+            while (auto route = stream->next()) {
+                ASSERT_NO_THROW(validate_route(*route, catalog())) << route->to_string();
+                ASSERT_EQ(Route::parse(route->to_string()), *route);
+                ++seen;
+            }
+            EXPECT_GT(seen, 1) << text;
+        }
+    }
+}
+
 TEST(Expansion, StarTildeOverSixHundredKnobsCountsExactly) {
     std::vector<unsigned> sizes;
     Catalog c = synthetic_catalog(sizes);

@@ -42,7 +42,10 @@ std::string error_of(const std::string& text, bool include_unsafe = false) {
         options.source = "--routes";
         parse_expression(text, catalog(), options);
     } catch (const UsageError& e) {
-        return e.what();
+        std::string message = e.what();
+        EXPECT_EQ(message.rfind("--routes: column ", 0), 0u) << "no position: " << message;
+        EXPECT_NE(message.find(": token '"), std::string::npos) << "no token: " << message;
+        return message;
     }
     return "no error";
 }
@@ -232,6 +235,17 @@ TEST(ExpressionErrors, MalformedRanges) {
     expect_has(error_of("-param:max-unroll-times=[8..1]"), {"empty range"});
     expect_has(error_of("-param:max-unroll-times=[1..8:+0]"), {"step must be >= 1"});
     expect_has(error_of("-param:max-unroll-times=[1..8:*1]"), {"factor >= 2"});
+}
+
+TEST(ExpressionErrors, RangeTooLargeToCount) {
+    Catalog c;
+    c.add(fixture::int_knob("-param:all", INT64_MIN, INT64_MAX, "0"));
+    try {
+        parse_expression("-param:all=*", c);
+        FAIL() << "no error";
+    } catch (const UsageError& e) {
+        expect_has(e.what(), {"'-param:all=*'", "too many values"});
+    }
 }
 
 TEST(ExpressionErrors, KnobGivenTwiceAndBadTokens) {

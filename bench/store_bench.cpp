@@ -7,6 +7,7 @@
 //   usage: store_bench [N=100000] [R=5] [FOLDER=temp] [KEEP]
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,9 +22,29 @@ using routetune::StudyStore;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+/// Wall time and this process's CPU time (user + system), both in seconds: on a shared
+/// machine the CPU time is the steadier figure.
+struct Stopwatch {
+    std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
+    double cpu = cpu_now();
+
+    static double cpu_now() {
+        timespec now{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+        return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+    }
+    double wall_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count(); }
+    double cpu_s() const { return cpu_now() - cpu; }
+};
+
+struct Figure {
+    std::vector<double> wall;
+    std::vector<double> cpu;
+    void add(const Stopwatch& watch, double scale = 1) {
+        wall.push_back(watch.wall_s() * scale);
+        cpu.push_back(watch.cpu_s() * scale);
+    }
+};
 
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
@@ -102,14 +123,14 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < n; ++i) evaluations.push_back(make_evaluation(i));
     const std::size_t batch = 1000;
 
-    std::vector<double> insert_s, record_one_s, load_all_s, load_index_s, lookup_s;
+    Figure insert, record_one, load_all, load_index, lookup;
     fs::path store_path;
     for (int rep = 0; rep < reps; ++rep) {
         store_path = folder / ("bench-" + std::to_string(rep) + ".sqlite");
         fs::remove(store_path);
         fs::remove(store_path.string() + "-wal");
         fs::remove(store_path.string() + "-shm");
-        auto start = std::chrono::steady_clock::now();
+        Stopwatch watch;
         {
             StudyStore store = StudyStore::open(store_path);
             for (std::size_t i = 0; i < n; i += batch) {
@@ -117,49 +138,53 @@ int main(int argc, char** argv) {
                 store.record_many(chunk);
             }
         }
-        insert_s.push_back(seconds_since(start));
+        insert.add(watch);
         {
             StudyStore store = StudyStore::open(store_path);
             const int singles = 50;
-            auto one = std::chrono::steady_clock::now();
+            Stopwatch one;
             for (int k = 0; k < singles; ++k) store.record(make_evaluation(n + k));
-            record_one_s.push_back(seconds_since(one) / singles);
+            record_one.add(one, 1.0 / singles);
         }
     }
     for (int rep = 0; rep < reps; ++rep) {
-        auto start = std::chrono::steady_clock::now();
+        Stopwatch watch;
         StudyStore store = StudyStore::open(store_path);
         auto all = store.evaluations(routetune::CaseRows::Load);
-        load_all_s.push_back(seconds_since(start));
+        load_all.add(watch);
         if (all.size() != n + 50 || all.back().cases.size() != 3) {
             std::fprintf(stderr, "unexpected contents: %zu evaluations\n", all.size());
             return 1;
         }
     }
     for (int rep = 0; rep < reps; ++rep) {
-        auto start = std::chrono::steady_clock::now();
+        Stopwatch watch;
         StudyStore store = StudyStore::open(store_path);
         auto all = store.evaluations(routetune::CaseRows::Skip);
-        load_index_s.push_back(seconds_since(start));
+        load_index.add(watch);
     }
     for (int rep = 0; rep < reps; ++rep) {
         std::string hash = evaluations[(n / 7) * (rep + 1) % n].route.hash();
-        auto start = std::chrono::steady_clock::now();
+        Stopwatch watch;
         StudyStore store = StudyStore::open(store_path);
         auto found = store.find(hash);
-        lookup_s.push_back(seconds_since(start));
+        lookup.add(watch);
         if (!found || found->cases.size() != 3) {
             std::fprintf(stderr, "lookup failed\n");
             return 1;
         }
     }
     std::printf("study store benchmark: %zu evaluations (3 cases x 7 samples each), median of %d\n", n, reps);
-    std::printf("  insert %zu evaluations (batches of %zu):     %9.3f s  (%.1f us/evaluation)\n", n, batch,
-                median(insert_s), median(insert_s) / n * 1e6);
-    std::printf("  record() one evaluation, durable txn:        %9.3f ms\n", median(record_one_s) * 1e3);
-    std::printf("  open + load all evaluations with cases:     %9.3f s\n", median(load_all_s));
-    std::printf("  open + load all evaluations, no case rows:  %9.3f s\n", median(load_index_s));
-    std::printf("  open + find one route hash (with cases):    %9.3f ms\n", median(lookup_s) * 1e3);
+    std::printf("%-48s %12s %12s\n", "", "wall", "cpu");
+    auto line = [](const char* what, const Figure& figure, double scale, const char* unit) {
+        std::printf("%-48s %9.3f %-2s %9.3f %-2s\n", what, median(figure.wall) * scale, unit, median(figure.cpu) * scale,
+                    unit);
+    };
+    line("insert all evaluations (batches of 1000)", insert, 1, "s");
+    line("record() one evaluation (durable transaction)", record_one, 1e3, "ms");
+    line("open + load all evaluations with cases", load_all, 1, "s");
+    line("open + load all evaluations, no case rows", load_index, 1, "s");
+    line("open + find one route hash (with its cases)", lookup, 1e3, "ms");
     std::printf("  store size: %.1f MiB\n", static_cast<double>(fs::file_size(store_path)) / (1 << 20));
     if (argc > 4) keep_as_study(store_path, argv[4]);
     for (int rep = 0; rep < reps; ++rep) {

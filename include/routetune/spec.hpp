@@ -90,14 +90,16 @@ struct Spec {
     RunSpec run;
     TimingSpec timing;
     AccuracySpec accuracy;
-    std::vector<CaseSpec> cases;
+    std::vector<CaseSpec> cases;          ///< never empty: no [[case]] means one case "default"
     SearchSpec search;
     std::vector<Knob> knobs;              ///< user-declared [[knob]] tables
     std::string sha256;                   ///< hash of the spec file's bytes
 };
 
 /// Loads and validates the spec at file; throws UsageError naming the file, line, key and
-/// what would be valid.
+/// what would be valid. Beyond types and ranges: commands use only the known placeholders,
+/// {input} needs an input in every case, source = "reported" needs {metrics} in the run
+/// command, its env or every case's args, and input/reference/routes_file paths must exist.
 Spec load_spec(const std::filesystem::path& file);
 
 /// Parses spec text as if it were the file at file (for tests); same errors as load_spec.

@@ -3,8 +3,10 @@
 // the closest valid name); {flags} must be an argv item of its own; the per-case placeholders
 // ({input}, {output}, {metrics}) exist only in [run]; {input} needs an input in every case that
 // runs with it; reported timing needs {metrics} somewhere in the run, unless the adapter reads
-// the time from the run's stdout (trtexec).
+// the time from the run's stdout (trtexec); {compiler} needs a compiler path (the custom
+// adapter has none by default); environment names are checked.
 #include <algorithm>
+#include <cctype>
 
 #include "eval/placeholders.hpp"
 #include "eval/spec_sections.hpp"
@@ -22,6 +24,7 @@ struct Scan {
     bool build = false;
     bool uses_input = false;
     bool uses_metrics = false;
+    bool uses_compiler = false;
 };
 
 std::string placeholder_list() {
@@ -50,6 +53,7 @@ void scan_item(Scan& scan, const std::string& item, Where where) {
         }
         scan.uses_input = scan.uses_input || use.name == "input";
         scan.uses_metrics = scan.uses_metrics || use.name == "metrics";
+        scan.uses_compiler = scan.uses_compiler || use.name == "compiler";
     }
 }
 
@@ -63,6 +67,12 @@ Scan scan_command_table(const TomlSection& section, const std::vector<std::strin
     for (const auto& [name, value] : env) scan_item(env_scan, value, Where::Text);
     total.uses_input = total.uses_input || cwd_scan.uses_input || env_scan.uses_input;
     total.uses_metrics = total.uses_metrics || cwd_scan.uses_metrics || env_scan.uses_metrics;
+    total.uses_compiler = total.uses_compiler || cwd_scan.uses_compiler || env_scan.uses_compiler;
+    for (const auto& [name, value] : env) {
+        bool valid = !name.empty() && !(name.front() >= '0' && name.front() <= '9');
+        for (char c : name) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+        if (!valid) section.fail("env", "'" + name + "' is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
+    }
     return total;
 }
 
@@ -77,8 +87,13 @@ const std::vector<AdapterDefault>& spec_adapter_defaults() {
 void validate_placeholders(const Spec& spec, const TomlSection& root) {
     auto build_section = root.table("build");
     auto run_section = root.table("run");
-    scan_command_table(*build_section, spec.build.command, spec.build.cwd, spec.build.env, true);
+    Scan build = scan_command_table(*build_section, spec.build.command, spec.build.cwd, spec.build.env, true);
     Scan run = scan_command_table(*run_section, spec.run.command, spec.run.cwd, spec.run.env, false);
+    if (spec.compiler.path.empty() && (build.uses_compiler || run.uses_compiler)) {
+        (build.uses_compiler ? *build_section : *run_section)
+            .fail("command", "uses {compiler}, but adapter '" + spec.compiler.adapter +
+                                 "' has no default compiler: set [compiler] path");
+    }
 
     auto case_sections = root.tables("case");
     bool metrics_in_every_case = !case_sections.empty();

@@ -4,7 +4,9 @@
 // so row ids follow finish order. Reading all evaluations is two sequential scans (rows, then
 // every case row ordered by evaluation) joined in memory, so 100,000 evaluations load without
 // one query per row; CaseRows::Skip reads only the evaluation rows, and find() uses the
-// route_hash index.
+// route_hash index. Rows are read in id order (the table's own order, so SQLite never sorts)
+// and pending rows moved to the end in memory.
+#include <algorithm>
 #include <unordered_map>
 
 #include "routetune/error.hpp"
@@ -142,9 +144,10 @@ void StudyStore::update_artifact_path(std::int64_t id, const std::string& artifa
 std::vector<Evaluation> StudyStore::evaluations(CaseRows cases) const {
     std::lock_guard lock(impl_->mutex);
     std::vector<Evaluation> evaluations;
-    auto rows = impl_->db.prepare(std::string("SELECT ") + kEvaluationColumns +
-                                  " FROM evaluation ORDER BY status = 'pending', id");
+    auto rows = impl_->db.prepare(std::string("SELECT ") + kEvaluationColumns + " FROM evaluation ORDER BY id");
     while (rows.step()) evaluations.push_back(read_evaluation(rows, impl_->path));
+    std::stable_partition(evaluations.begin(), evaluations.end(),
+                          [](const Evaluation& evaluation) { return evaluation.status != Status::Pending; });
     if (cases == CaseRows::Skip) return evaluations;
     std::unordered_map<std::int64_t, std::size_t> index;
     index.reserve(evaluations.size());

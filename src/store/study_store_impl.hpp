@@ -61,7 +61,8 @@ private:
     bool done_ = false;
 };
 
-/// Parses route text read from the store; throws RuntimeFailure naming the store when corrupt.
+/// Reads route text from the store: canonical text (what Route::to_string wrote) is split
+/// directly, anything else goes through Route::parse; throws RuntimeFailure when corrupt.
 Route parse_stored_route(const std::filesystem::path& store, const std::string& text);
 
 }  // namespace routetune

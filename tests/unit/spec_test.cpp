@@ -216,7 +216,9 @@ TEST_F(SpecTest, AdapterDefaultsAndBareCompilerNames) {
     EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"nvcc\"\n") + kMinimal).compiler.path, "nvcc");
     EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"trtexec\"\n") + kMinimal).compiler.path, "trtexec");
     EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"inductor\"\n") + kMinimal).compiler.path, "python3");
-    EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"custom\"\n") + kMinimal).compiler.path, "");
+    EXPECT_EQ(parse("[compiler]\nadapter = \"custom\"\n[build]\ncommand = [\"make\"]\n[run]\ncommand = [\"x\"]\n")
+                  .compiler.path,
+              "");
     EXPECT_EQ(parse(std::string("[compiler]\npath = \"gcc-12\"\n") + kMinimal).compiler.path, "gcc-12");
     EXPECT_EQ(parse(std::string("[compiler]\npath = \"/usr/bin/gcc\"\n") + kMinimal).compiler.path, "/usr/bin/gcc");
 }
@@ -313,6 +315,20 @@ TEST_F(SpecTest, PlaceholderPlacementRules) {
     EXPECT_NO_THROW(parse("[build]\ncommand = [\"cc\"]\n[run]\ncommand = [\"x\"]\nenv = { M = \"{metrics}\" }\n"
                           "[timing]\nsource = \"reported\"\n"));
     EXPECT_NO_THROW(parse("[build]\ncommand = [\"python3\", \"-c\", \"d = {'a': {}}\"]\n[run]\ncommand = [\"x\"]\n"));
+}
+
+TEST_F(SpecTest, CompilerPlaceholderNeedsACompilerPath) {
+    std::string message = error_of(std::string("[compiler]\nadapter = \"custom\"\n") + kMinimal);
+    EXPECT_EQ(message, (dir_ / "spec.toml").string() +
+                           ":5:11: [build] command: uses {compiler}, but adapter 'custom' has no default compiler: "
+                           "set [compiler] path");
+    EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"custom\"\npath = \"./make.sh\"\n") + kMinimal).compiler.path,
+              (dir_ / "make.sh").string());
+}
+
+TEST_F(SpecTest, EnvironmentNamesAreChecked) {
+    std::string message = error_of("[build]\ncommand = [\"cc\"]\nenv = { \"A B\" = \"1\" }\n[run]\ncommand = [\"x\"]\n");
+    EXPECT_NE(message.find("[build] env: 'A B' is not an environment variable name"), std::string::npos) << message;
 }
 
 TEST_F(SpecTest, InputPlaceholderNeedsAnInputInEveryCase) {

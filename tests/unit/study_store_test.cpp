@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "routetune/error.hpp"
+#include "store/store_schema.hpp"
 #include "store/study_store.hpp"
 
 namespace routetune {
@@ -361,6 +362,29 @@ TEST_F(StudyStoreTest, RecordedEvaluationSurvivesKillNine) {
     auto all = store.evaluations();
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[1].status, Status::Pending);
+}
+
+TEST_F(StudyStoreTest, CorruptRouteTextIsARuntimeFailure) {
+    StudyStore::open(path_).record(sample_evaluation("-O=1"));
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, "UPDATE evaluation SET route = '-O=1 -O=2'", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    StudyStore store = StudyStore::open(path_);
+    try {
+        store.evaluations();
+        FAIL() << "expected a RuntimeFailure";
+    } catch (const RuntimeFailure& error) {
+        EXPECT_NE(std::string(error.what()).find(path_.string() + ": corrupt route '-O=1 -O=2' in the store"),
+                  std::string::npos) << error.what();
+    }
+}
+
+TEST(StudyStoreSchemaTest, MigrationsAreNumberedFromOne) {
+    const auto& migrations = store_migrations();
+    ASSERT_FALSE(migrations.empty());
+    for (std::size_t i = 0; i < migrations.size(); ++i) EXPECT_EQ(migrations[i].version, static_cast<int>(i + 1));
+    EXPECT_EQ(current_store_schema_version(), static_cast<int>(migrations.size()));
 }
 
 TEST(StudyStoreSamplesTest, SamplesEncodeExactly) {

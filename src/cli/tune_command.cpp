@@ -91,6 +91,7 @@ int run(TuneArguments& arguments) {
     options.command_line = joined_command_line();
     if (!arguments.time_limit.empty()) options.time_limit_s = parse_duration(arguments.time_limit, "--time-limit");
     if (options.jobs < 1) throw UsageError("--jobs must be at least 1");
+    if (options.measure_lanes < 1) throw UsageError("--measure-lanes must be at least 1");
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
     if (arguments.dry_run) return dry_run(setup, arguments);
 
@@ -132,6 +133,8 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_flag("--keep-artifacts", a->options.keep_artifacts, "keep every candidate's artifact (reports the bytes used)");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
     c->add_option("--jobs,-j", a->options.jobs, "builds at once (measurements still run one at a time)");
+    c->add_option("--measure-lanes", a->options.measure_lanes,
+                  "with reported timing: measure N candidates at once, lane i on GPU i (CUDA_VISIBLE_DEVICES=i)");
     c->add_option("--time-limit", a->time_limit, "stop proposing candidates after this long (90s, 5m, 1h30m)");
     auto* max_routes = c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
     auto* mixed = c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");

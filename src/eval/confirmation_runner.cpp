@@ -25,12 +25,14 @@ std::string percent(double ratio) {
 }  // namespace
 
 ConfirmationRunner::ConfirmationRunner(const Evaluator& evaluator, const RunBaseline& baseline,
-                                       const TimingSpec& timing)
-    : evaluator_(evaluator), baseline_(baseline), timing_(timing) {}
+                                       const TimingSpec& timing, std::map<std::string, std::string> environment)
+    : evaluator_(evaluator), baseline_(baseline), timing_(timing), environment_(std::move(environment)) {}
 
 BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
-    if (auto kept = evaluator_.reuse(e)) return *kept;
-    return evaluator_.build(e.route, "confirm");
+    std::optional<BuiltCandidate> kept = evaluator_.reuse(e);
+    BuiltCandidate built = kept ? *kept : evaluator_.build(e.route, "confirm");
+    for (const auto& [name, value] : environment_) built.environment[name] = value;
+    return built;
 }
 
 StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Evaluation>& evaluations,

@@ -2,6 +2,8 @@
 // and the outcome it implies.
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "routetune/evaluation.hpp"
@@ -15,8 +17,10 @@ namespace routetune {
 /// Confirms the best routes of a finished search and decides the outcome.
 class ConfirmationRunner {
 public:
-    /// Uses evaluator's runs, baseline's references and timeouts, timing's rounds and min_gain.
-    ConfirmationRunner(const Evaluator& evaluator, const RunBaseline& baseline, const TimingSpec& timing);
+    /// Uses evaluator's runs, baseline's references and timeouts, timing's rounds and min_gain;
+    /// environment is added to every run (e.g. one GPU for all of them).
+    ConfirmationRunner(const Evaluator& evaluator, const RunBaseline& baseline, const TimingSpec& timing,
+                       std::map<std::string, std::string> environment = {});
 
     /// Re-measures default and the top candidates interleaved, records the confirmation in
     /// store, and returns the outcome (not yet recorded).
@@ -29,6 +33,7 @@ private:
     const Evaluator& evaluator_;
     const RunBaseline& baseline_;
     const TimingSpec& timing_;
+    std::map<std::string, std::string> environment_;
 };
 
 }  // namespace routetune

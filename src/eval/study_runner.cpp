@@ -128,11 +128,18 @@ StudySummary StudyRunner::run() {
 
     const bool overlap = spec.timing.source == "reported";
     const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));
+    const std::size_t lanes = static_cast<std::size_t>(std::max(options_.measure_lanes, 1));
     std::deque<std::pair<Route, std::future<BuiltCandidate>>> in_flight;
-    std::optional<Route> measuring;  // popped from in_flight, not yet committed
+    std::vector<Route> measuring;  // popped from in_flight, not yet committed
+    struct LaneRun {
+        Route route;
+        std::size_t lane;
+        std::future<Evaluation> result;
+    };
+    std::vector<LaneRun> lane_runs;  // measurements in progress on their lanes (reported timing)
     auto budget_left = [&]() -> std::size_t {
         if (spec.search.time_limit_s > 0 && steady_now() - s.started_s >= spec.search.time_limit_s) return 0;
-        std::size_t used = s.candidates_done + in_flight.size() + (measuring ? 1 : 0);
+        std::size_t used = s.candidates_done + in_flight.size() + measuring.size();
         return used >= spec.search.max_routes ? 0 : static_cast<std::size_t>(spec.search.max_routes - used);
     };
     auto refill = [&](std::size_t target) {
@@ -140,7 +147,7 @@ StudySummary StudyRunner::run() {
         if (room == 0 || interrupt_requested()) return;
         SearchHistory view = s.history;
         for (const auto& [route, future] : in_flight) view.observations.push_back(Observation{route, Status::Pending});
-        if (measuring) view.observations.push_back(Observation{*measuring, Status::Pending});
+        for (const auto& route : measuring) view.observations.push_back(Observation{route, Status::Pending});
         if (!s.default_evaluation) view.observations.push_back(Observation{Route{}, Status::Pending});
         for (Route& route : s.strategy->propose(view, room)) {
             std::string phase = s.strategy->phase_of(route, view);
@@ -153,14 +160,51 @@ StudySummary StudyRunner::run() {
     };
     auto measure_front = [&]() {
         BuiltCandidate built = in_flight.front().second.get();
-        measuring = in_flight.front().first;
+        measuring.push_back(in_flight.front().first);
         in_flight.pop_front();
         if (overlap) refill(jobs);
         if (interrupt_requested()) return;
         Evaluation e = s.evaluator->measure(built, s.baseline);
         ++s.candidates_done;
         commit(e);
-        measuring.reset();
+        measuring.clear();
+    };
+    // Measurement lanes (reported timing only): lane i runs its measurements with
+    // CUDA_VISIBLE_DEVICES=i, so each GPU measures one candidate at a time; results are
+    // committed here, one at a time, as they finish.
+    std::vector<bool> lane_busy(lanes, false);
+    auto start_on_free_lanes = [&]() {
+        for (std::size_t lane = 0; lane < lanes && !in_flight.empty() && !interrupt_requested(); ++lane) {
+            if (lane_busy[lane]) continue;
+            bool ready = in_flight.front().second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+            if (!ready && !lane_runs.empty()) return;
+            BuiltCandidate built = in_flight.front().second.get();
+            Route route = in_flight.front().first;
+            in_flight.pop_front();
+            built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
+            measuring.push_back(route);
+            lane_busy[lane] = true;
+            const Evaluator* evaluator = s.evaluator.get();
+            const RunBaseline* baseline = &s.baseline;
+            lane_runs.push_back(LaneRun{route, lane, std::async(std::launch::async, [evaluator, baseline, built] {
+                                            return evaluator->measure(built, *baseline);
+                                        })});
+            refill(jobs);
+        }
+    };
+    auto collect_finished_lanes = [&]() {
+        for (auto it = lane_runs.begin(); it != lane_runs.end();) {
+            if (it->result.wait_for(std::chrono::milliseconds(5)) != std::future_status::ready) {
+                ++it;
+                continue;
+            }
+            Evaluation e = it->result.get();
+            lane_busy[it->lane] = false;
+            measuring.erase(std::find(measuring.begin(), measuring.end(), it->route));
+            it = lane_runs.erase(it);
+            ++s.candidates_done;
+            commit(e);
+        }
     };
     // With reported timing builds go on during the default's measurement; with process timing
     // the early builds finish before it.
@@ -194,6 +238,12 @@ StudySummary StudyRunner::run() {
 
     while (!interrupt_requested()) {
         if (overlap || in_flight.empty()) refill(jobs);
+        if (lanes > 1) {
+            if (in_flight.empty() && lane_runs.empty()) break;
+            start_on_free_lanes();
+            collect_finished_lanes();
+            continue;
+        }
         if (in_flight.empty()) break;
         if (overlap) {
             measure_front();
@@ -204,11 +254,14 @@ StudySummary StudyRunner::run() {
     }
     if (interrupt_requested()) {
         for (auto& entry : in_flight) entry.second.wait();
+        for (auto& run : lane_runs) run.result.wait();
         throw Interrupted(remaining_text());
     }
 
     if (s.added || !s.store.read_outcome()) {
-        ConfirmationRunner confirm(*s.evaluator, s.baseline, spec.timing);
+        std::map<std::string, std::string> pinned;
+        if (lanes > 1) pinned["CUDA_VISIBLE_DEVICES"] = "0";  // every confirmation run on one GPU
+        ConfirmationRunner confirm(*s.evaluator, s.baseline, spec.timing, pinned);
         StudyOutcome outcome = confirm.decide(s.store, s.evaluations, *s.default_evaluation);
         if (interrupt_requested()) throw Interrupted("during the confirmation; " + remaining_text());
         s.store.record_outcome(outcome);

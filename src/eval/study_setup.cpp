@@ -26,6 +26,12 @@ StudySetup prepare_study(Spec spec, const TuneOptions& options) {
     if (!options.routes.empty() && !options.routes_file.empty())
         throw UsageError("give either --routes or --routes-file, not both");
 
+    if (options.measure_lanes > 1 && spec.timing.source != "reported") {
+        throw UsageError("--measure-lanes " + std::to_string(options.measure_lanes) +
+                         ": lanes measure on separate GPUs, which needs [timing] source = \"reported\" "
+                         "(process timing measures on the shared CPU: one lane)");
+    }
+
     StudySetup setup;
     setup.adapter = make_adapter(spec.compiler.adapter, adapter_options_for(spec));
     setup.catalog = setup.adapter->discover();

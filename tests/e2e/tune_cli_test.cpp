@@ -187,3 +187,41 @@ TEST(TuneCli, UnknownKnobInRoutesNamesTheClosestKnobs) {
 
 }  // namespace
 }  // namespace routetune::e2e
+
+namespace routetune::e2e {
+namespace {
+
+// A copy of fake_timed.toml whose runs first note the GPU they were given.
+fs::path lane_logging_spec(const fs::path& specs) {
+    std::string text = read_file(specs / "fake_timed.toml").value();
+    std::string from = "command = [\"{artifact}\", \"{metrics}\", \"{input}\"]";
+    std::string to = "command = [\"sh\", \"-c\", \"echo $CUDA_VISIBLE_DEVICES >> \\\"$0\\\"; exec \\\"$1\\\" \\\"$2\\\" \\\"$3\\\"\", "
+                     "\"{spec_dir}/lanes.log\", \"{artifact}\", \"{metrics}\", \"{input}\"]";
+    text.replace(text.find(from), from.size(), to);
+    write_file(specs / "lanes.toml", text);
+    return specs / "lanes.toml";
+}
+
+TEST(TuneCli, MeasureLanesPinEachLaneToItsGpuAndGiveTheSameStudy) {
+    fs::path specs = scratch_specs();
+    lane_logging_spec(specs);
+    CliResult r = run_cli({"tune", "lanes.toml", "--json", "--jobs", "4", "--measure-lanes", "2"}, specs);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    nlohmann::json s = nlohmann::json::parse(r.out);
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+    EXPECT_EQ(s.at("counts").at("total"), 7);
+    std::string log = read_file(specs / "lanes.log").value();
+    EXPECT_NE(log.find("0\n"), std::string::npos) << log;
+    EXPECT_NE(log.find("1\n"), std::string::npos) << log;
+}
+
+TEST(TuneCli, MeasureLanesNeedReportedTiming) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fault_injection.toml", "--measure-lanes", "2"}, specs);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--measure-lanes 2"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(specs / ".routetune"));
+}
+
+}  // namespace
+}  // namespace routetune::e2e

@@ -17,8 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fixture_text() {
-    std::ifstream in(std::string(ROUTETUNE_FIXTURES) + "/inductor/config_dump.json");
+std::string fixture_text(const std::string& name = "config_dump.json") {
+    std::ifstream in(std::string(ROUTETUNE_FIXTURES) + "/inductor/" + name);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
@@ -64,6 +64,21 @@ TEST(InductorConfigParser, ReadsTheFixture) {
     EXPECT_TRUE(find(config, "-inductor:cuda.use_fast_math")->has_tag("unsafe"));
     EXPECT_FALSE(find(config, "-inductor:max_autotune")->has_tag("unsafe"));
     for (const auto& knob : config.knobs) EXPECT_TRUE(is_valid_knob_name(knob.name)) << knob.name;
+}
+
+TEST(InductorConfigParser, ReadsTheDumpCapturedFromTorch211OnTheGpuMachine) {
+    InductorConfig config = parse_inductor_config_dump(fixture_text("config_dump_torch2.11.json"));
+    EXPECT_EQ(config.torch_version, "2.11.0+cu130");
+    EXPECT_GE(config.knobs.size(), 200u);
+    for (const char* name : {"-inductor:triton.cudagraphs", "-inductor:max_autotune_gemm", "-inductor:freezing"}) {
+        const Knob* knob = find(config, name);
+        ASSERT_NE(knob, nullptr) << name;
+        EXPECT_EQ(knob->type, KnobType::Bool) << name;
+        EXPECT_EQ(knob->default_value, "off") << name;
+    }
+    const Knob* epilogue = find(config, "-inductor:epilogue_fusion");
+    ASSERT_NE(epilogue, nullptr);
+    EXPECT_EQ(epilogue->default_value, "on");
 }
 
 TEST(InductorConfigParser, HandlesFloatsAndSkipsUntunableEntries) {

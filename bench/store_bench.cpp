@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "store/study_store.hpp"
+#include "util/files.hpp"
 
 namespace fs = std::filesystem;
 using routetune::Evaluation;
@@ -92,7 +93,7 @@ void keep_as_study(const fs::path& store_path, const fs::path& keep) {
         header.fingerprint_json = R"({"compiler": "gcc 12.2.0", "host_cpu": "bench"})";
         header.tool_version = "bench";
         header.command_line = "store_bench";
-        header.created_at = routetune::utc_now_iso8601();
+        header.created_at = routetune::iso8601_utc_now();
         store.write_header(header);
         Evaluation default_route = make_evaluation(0);
         default_route.route = routetune::Route();
@@ -103,7 +104,7 @@ void keep_as_study(const fs::path& store_path, const fs::path& keep) {
         routetune::StudyOutcome outcome;
         outcome.outcome = "default-stays";
         outcome.message = "no route's median was 1.02x the default's or better";
-        outcome.recorded_at = routetune::utc_now_iso8601();
+        outcome.recorded_at = routetune::iso8601_utc_now();
         store.record_outcome(outcome);
     }
     fs::rename(store_path, keep);

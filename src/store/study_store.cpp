@@ -6,6 +6,7 @@
 // writes a study at a time: open() takes an exclusive flock on "<store>.lock" (released by
 // the kernel when the writer exits, even by kill -9); read-only opens take no lock.
 #include "store/study_store.hpp"
+#include "util/files.hpp"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -125,7 +126,7 @@ void StudyStore::record_confirmation(const StudyConfirmation& confirmation) {
     impl_->db.exec("DELETE FROM confirmation_route; DELETE FROM confirmation");
     auto head = impl_->db.prepare("INSERT INTO confirmation (id, rounds, recorded_at) VALUES (1, ?, ?)");
     head.bind(1, static_cast<std::int64_t>(confirmation.rounds));
-    head.bind(2, confirmation.recorded_at.empty() ? utc_now_iso8601() : confirmation.recorded_at);
+    head.bind(2, confirmation.recorded_at.empty() ? iso8601_utc_now() : confirmation.recorded_at);
     head.run();
     auto row = impl_->db.prepare(
         "INSERT INTO confirmation_route (position, route, route_hash, is_default, samples, median_s, ci_low_s, "
@@ -178,7 +179,7 @@ void StudyStore::record_outcome(const StudyOutcome& outcome) {
     else statement.bind_null(2);
     statement.bind(3, outcome.speedup).bind(4, outcome.speedup_ci_low).bind(5, outcome.speedup_ci_high);
     statement.bind(6, outcome.artifact_path).bind(7, outcome.artifact_sha256).bind(8, outcome.message);
-    statement.bind(9, outcome.recorded_at.empty() ? utc_now_iso8601() : outcome.recorded_at);
+    statement.bind(9, outcome.recorded_at.empty() ? iso8601_utc_now() : outcome.recorded_at);
     statement.run();
 }
 
@@ -219,15 +220,6 @@ Route parse_stored_route(const std::filesystem::path& store, const std::string& 
     } catch (const std::exception& error) {
         throw RuntimeFailure(store.string() + ": corrupt route '" + text + "' in the store: " + error.what());
     }
-}
-
-std::string utc_now_iso8601() {
-    std::time_t now = std::time(nullptr);
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
 }
 
 std::string encode_samples(const std::vector<double>& samples) {

@@ -129,9 +129,6 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-/// Current UTC time as ISO 8601 ("2026-11-29T23:59:59Z").
-std::string utc_now_iso8601();
-
 /// Samples as text ("0.25 0.5"), exact: shortest round-trip decimal of each double.
 std::string encode_samples(const std::vector<double>& samples);
 /// The inverse of encode_samples; throws RuntimeFailure on malformed text.

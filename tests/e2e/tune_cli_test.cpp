@@ -225,3 +225,24 @@ TEST(TuneCli, MeasureLanesNeedReportedTiming) {
 
 }  // namespace
 }  // namespace routetune::e2e
+
+namespace routetune::e2e {
+namespace {
+
+TEST(TuneCli, AFailingDefaultWithoutGoldenReferencesStopsTheStudy) {
+    fs::path specs = scratch_specs();
+    std::string text = read_file(specs / "fault_injection.toml").value();
+    std::string from = "FAKECC_FAIL_ON = \"-funroll-loops\"";
+    text.replace(text.find(from), from.size(), "FAKECC_FAIL_ON = \"-O2\"");
+    write_file(specs / "default_fails.toml", text);
+    CliResult r = run_cli({"tune", "default_fails.toml"}, specs);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("the default route is build_failed"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nothing can be validated"), std::string::npos) << r.err;
+    CliResult report = run_cli({"report", ".routetune/fault_injection.sqlite", "--format", "json"}, specs);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_EQ(nlohmann::json::parse(report.out).at("outcome"), "no-eligible-route");
+}
+
+}  // namespace
+}  // namespace routetune::e2e

@@ -122,8 +122,12 @@ StudySummary StudyRunner::run() {
         report(e);
     };
     auto remaining_text = [&]() {
-        return std::to_string(s.evaluations.size()) + " evaluations are saved in " + paths_.cache.string() +
-               "; run the same command with --continue to resume";
+        std::size_t done = s.evaluations.size();
+        std::string left = s.progress.planned > done
+                               ? "; about " + std::to_string(s.progress.planned - done) + " planned evaluations remain"
+                               : "";
+        return std::to_string(done) + " evaluations are saved in " + paths_.cache.string() + left +
+               ", then the confirmation; run the same command with --continue to resume";
     };
 
     const bool overlap = spec.timing.source == "reported";

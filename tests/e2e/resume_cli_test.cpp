@@ -118,6 +118,7 @@ TEST(ResumeCli, CtrlCSavesStateExits130AndContinueFinishes) {
     std::ifstream log(specs / "background.log");
     std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("--continue"), std::string::npos) << text;
+    EXPECT_NE(text.find("planned evaluations remain"), std::string::npos) << text;
     std::size_t saved = finished_in(cache);
     EXPECT_GE(saved, 3u);
     std::vector<std::string> args = full_args();

@@ -3,7 +3,9 @@
 #include <cctype>
 #include <unistd.h>
 
+#include "eval/study_setup.hpp"
 #include "routetune/error.hpp"
+#include "util/text.hpp"
 
 namespace routetune::cli {
 
@@ -53,6 +55,19 @@ std::string joined_command_line() {
     std::string line;
     for (const auto& item : g_argv) line += (line.empty() ? "" : " ") + item;
     return line;
+}
+
+AdapterChoice choose_adapter(const Spec* spec, const std::string& adapter, const std::string& compiler,
+                             const std::string& base, bool has_base) {
+    AdapterChoice choice;
+    if (spec) {
+        choice.name = spec->compiler.adapter;
+        choice.options = adapter_options_for(*spec);
+    }
+    if (!adapter.empty()) choice.name = adapter;
+    if (!compiler.empty()) choice.options.compiler = compiler;
+    if (has_base) choice.options.base_flags = split_words(base);
+    return choice;
 }
 
 bool stderr_is_tty() { return isatty(STDERR_FILENO) == 1; }

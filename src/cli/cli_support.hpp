@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "routetune/adapter.hpp"
 #include "routetune/spec.hpp"
 
 namespace routetune::cli {
@@ -18,6 +19,17 @@ std::string joined_command_line();
 
 /// Remembers argc/argv for joined_command_line (called by main).
 void remember_command_line(int argc, char** argv);
+
+/// The adapter a command uses and how it is pointed.
+struct AdapterChoice {
+    std::string name = "gcc";
+    AdapterOptions options;
+};
+
+/// The spec's [compiler] (when spec is set), overridden by --adapter, --compiler and --base
+/// (base: one string split on whitespace; has_base: the option was given).
+AdapterChoice choose_adapter(const Spec* spec, const std::string& adapter, const std::string& compiler,
+                             const std::string& base, bool has_base);
 
 /// True when stderr is a terminal.
 bool stderr_is_tty();

@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "routes/expand_report.hpp"
 #include "routetune/adapter.hpp"
@@ -31,35 +32,22 @@ struct ExpandOptions {
     int mixed_max_knobs = -1;
 };
 
-std::vector<std::string> split_words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;) words.push_back(word);
-    return words;
-}
-
 int run(const ExpandOptions& options) {
     ExpandRequest request;
-    std::string adapter_name = "gcc";
-    AdapterOptions adapter_options;
+    std::optional<Spec> spec;
     if (!options.spec.empty()) {
-        Spec spec = load_spec(options.spec);
-        adapter_name = spec.compiler.adapter;
-        adapter_options.compiler = spec.compiler.path;
-        adapter_options.base_flags = spec.compiler.base;
-        adapter_options.declared_knobs = spec.knobs;
-        request.routes = spec.search.routes;
-        request.routes_source = spec.file.string() + " [search] routes";
-        request.routes_file = spec.search.routes_file;
-        request.mode = spec.search.mode;
-        request.include_unsafe = spec.search.include_unsafe;
-        request.mixed_max_knobs = spec.search.mixed_max_knobs;
+        spec = load_spec(options.spec);
+        request.routes = spec->search.routes;
+        request.routes_source = spec->file.string() + " [search] routes";
+        request.routes_file = spec->search.routes_file;
+        request.mode = spec->search.mode;
+        request.include_unsafe = spec->search.include_unsafe;
+        request.mixed_max_knobs = spec->search.mixed_max_knobs;
     } else if (options.routes.empty() && options.routes_file.empty()) {
         throw UsageError("expand needs a SPEC, or --routes EXPR / --routes-file F (with --adapter, --compiler, --base)");
     }
-    if (!options.adapter.empty()) adapter_name = options.adapter;
-    if (!options.compiler.empty()) adapter_options.compiler = options.compiler;
-    if (options.has_base) adapter_options.base_flags = split_words(options.base);
+    AdapterChoice choice =
+        choose_adapter(spec ? &*spec : nullptr, options.adapter, options.compiler, options.base, options.has_base);
     if (!options.routes.empty()) {
         request.routes = options.routes;
         request.routes_source = "--routes";
@@ -72,7 +60,7 @@ int run(const ExpandOptions& options) {
     request.count_only = options.count;
     request.json = options.json;
     if (options.has_limit) request.limit = options.limit;
-    Catalog catalog = make_adapter(adapter_name, adapter_options)->discover();
+    Catalog catalog = make_adapter(choice.name, choice.options)->discover();
     return run_expand(catalog, request, std::cout);
 }
 

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
@@ -27,13 +28,6 @@ struct KnobsOptions {
     bool json = false;
     bool no_cache = false;
 };
-
-std::vector<std::string> split_words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;) words.push_back(word);
-    return words;
-}
 
 std::string shorten(const std::string& text, std::size_t width) {
     if (text.size() <= width) return text;
@@ -70,20 +64,12 @@ void print_table(const Catalog& catalog, std::ostream& out) {
 }
 
 int run(const KnobsOptions& options) {
-    std::string adapter_name = "gcc";
-    AdapterOptions adapter_options;
-    if (!options.spec.empty()) {
-        Spec spec = load_spec(options.spec);
-        adapter_name = spec.compiler.adapter;
-        adapter_options.compiler = spec.compiler.path;
-        adapter_options.base_flags = spec.compiler.base;
-        adapter_options.declared_knobs = spec.knobs;
-    }
-    if (!options.adapter.empty()) adapter_name = options.adapter;
-    if (!options.compiler.empty()) adapter_options.compiler = options.compiler;
-    if (options.has_base) adapter_options.base_flags = split_words(options.base);
-    adapter_options.use_cache = !options.no_cache;
-    Catalog catalog = make_adapter(adapter_name, adapter_options)->discover();
+    std::optional<Spec> spec;
+    if (!options.spec.empty()) spec = load_spec(options.spec);
+    AdapterChoice choice =
+        choose_adapter(spec ? &*spec : nullptr, options.adapter, options.compiler, options.base, options.has_base);
+    choice.options.use_cache = !options.no_cache;
+    Catalog catalog = make_adapter(choice.name, choice.options)->discover();
     if (!options.filter.empty()) {
         Catalog kept;
         kept.compiler = catalog.compiler;

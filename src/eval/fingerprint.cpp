@@ -13,6 +13,7 @@
 
 #include "routetune/error.hpp"
 #include "util/sha256.hpp"
+#include "util/text.hpp"
 
 #ifndef ROUTETUNE_VERSION
 #define ROUTETUNE_VERSION "unknown"
@@ -21,13 +22,6 @@
 namespace routetune {
 
 namespace {
-
-std::string trim(std::string_view text) {
-    std::size_t begin = text.find_first_not_of(" \t\r\n");
-    if (begin == std::string_view::npos) return {};
-    std::size_t end = text.find_last_not_of(" \t\r\n");
-    return std::string(text.substr(begin, end - begin + 1));
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
@@ -38,7 +32,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 std::string first_nonempty_line(const std::string& text) {
     for (const auto& line : lines_of(text))
-        if (!trim(line).empty()) return trim(line);
+        if (!trim(line).empty()) return std::string(trim(line));
     return {};
 }
 
@@ -47,7 +41,7 @@ std::optional<std::string> cpuinfo_field(const std::string& cpuinfo, std::string
     for (const auto& line : lines_of(cpuinfo)) {
         auto colon = line.find(':');
         if (colon != std::string::npos && trim(std::string_view(line).substr(0, colon)) == key)
-            return trim(std::string_view(line).substr(colon + 1));
+            return std::string(trim(std::string_view(line).substr(colon + 1)));
     }
     return std::nullopt;
 }
@@ -84,7 +78,7 @@ void add_cpu_and_os(Fingerprint& fingerprint, SystemProbe& probe) {
     if (auto os_release = probe.read_file("/etc/os-release")) {
         for (const auto& line : lines_of(*os_release)) {
             if (line.rfind("PRETTY_NAME=", 0) != 0) continue;
-            std::string name = trim(line.substr(12));
+            std::string name(trim(line.substr(12)));
             if (name.size() >= 2 && (name.front() == '"' || name.front() == '\'') && name.back() == name.front())
                 name = name.substr(1, name.size() - 2);
             fingerprint.values["os.name"] = name;
@@ -106,8 +100,8 @@ void add_gpu(Fingerprint& fingerprint, SystemProbe& probe) {
         for (const auto& line : lines_of(*query)) {
             auto comma = line.rfind(',');
             if (trim(line).empty() || comma == std::string::npos) continue;
-            names += (names.empty() ? "" : "; ") + trim(std::string_view(line).substr(0, comma));
-            if (driver.empty()) driver = trim(std::string_view(line).substr(comma + 1));
+            names += (names.empty() ? "" : "; ") + std::string(trim(std::string_view(line).substr(0, comma)));
+            if (driver.empty()) driver = std::string(trim(std::string_view(line).substr(comma + 1)));
             ++count;
         }
         if (count > 0) {
@@ -120,7 +114,7 @@ void add_gpu(Fingerprint& fingerprint, SystemProbe& probe) {
         auto at = banner->find("CUDA Version:");
         if (at != std::string::npos) {
             std::string rest = banner->substr(at + 13);
-            std::string version = trim(rest.substr(0, rest.find_first_of("|\n")));
+            std::string version(trim(rest.substr(0, rest.find_first_of("|\n"))));
             if (!version.empty()) fingerprint.values["gpu.cuda"] = version;
         }
     }

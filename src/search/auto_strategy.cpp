@@ -63,7 +63,7 @@ public:
         };
         accept(space_.baseline());
         if (enumerate_ != 0) {
-            for (std::uint64_t i = 0; i < enumerate_; ++i) accept(decode(i));
+            for (std::uint64_t i = 0; i < enumerate_; ++i) accept(space_.decode(i));
             return out;
         }
         for (const Point& point : screening_) accept(point);
@@ -201,15 +201,6 @@ private:
                 (best == nullptr || entry.observation->median_s < best->observation->median_s))
                 best = &entry;
         return best ? best->point : space_.baseline();
-    }
-
-    Point decode(std::uint64_t index) const {
-        Point point(space_.dimensions());
-        for (std::size_t d = point.size(); d-- > 0;) {
-            point[d] = static_cast<std::uint32_t>(index % space_.choices(d));
-            index /= space_.choices(d);
-        }
-        return point;
     }
 
     SearchSpace space_;

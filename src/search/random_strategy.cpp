@@ -41,7 +41,7 @@ public:
         if (out.size() < max_count && size_ != 0 && size_ <= (std::uint64_t{1} << 22)) {
             std::uint64_t offset = rng.below(size_);
             for (std::uint64_t i = 0; i < size_ && out.size() < max_count; ++i)
-                accept(decode((offset + i) % size_));
+                accept(space_.decode((offset + i) % size_));
         }
         return out;
     }
@@ -50,18 +50,9 @@ public:
 
 private:
     Point draw(SearchRng& rng) const {
-        if (size_ != 0) return decode(rng.below(size_));
+        if (size_ != 0) return space_.decode(rng.below(size_));
         Point point(space_.dimensions());
         for (std::size_t d = 0; d < point.size(); ++d) point[d] = static_cast<std::uint32_t>(rng.below(space_.choices(d)));
-        return point;
-    }
-
-    Point decode(std::uint64_t index) const {
-        Point point(space_.dimensions());
-        for (std::size_t d = point.size(); d-- > 0;) {
-            point[d] = static_cast<std::uint32_t>(index % space_.choices(d));
-            index /= space_.choices(d);
-        }
         return point;
     }
 

@@ -100,4 +100,13 @@ const Observation* PointHistory::finished_observation(const Point& point) const 
     return it->second;
 }
 
+Point SearchSpace::decode(std::uint64_t index) const {
+    Point point(dimensions());
+    for (std::size_t d = point.size(); d-- > 0;) {
+        point[d] = static_cast<std::uint32_t>(index % choices(d));
+        index /= choices(d);
+    }
+    return point;
+}
+
 }  // namespace routetune

@@ -43,6 +43,9 @@ public:
     const std::string& value(std::size_t d, std::uint32_t c) const { return dims_[d].values[c - 1]; }
     /// The all-default point (the baseline route).
     Point baseline() const { return Point(dims_.size(), 0); }
+    /// The point of a mixed-radix index over the choices (last dimension fastest); index must
+    /// be below the number of points.
+    Point decode(std::uint64_t index) const;
     /// Number of non-default choices over all dimensions (the single changes of fast).
     std::size_t single_changes() const;
     /// The number of points, exactly.

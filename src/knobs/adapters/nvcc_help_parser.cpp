@@ -7,32 +7,14 @@
 
 #include <charconv>
 #include <regex>
+#include "util/text.hpp"
 
 namespace routetune {
 
 namespace {
 
-std::string trim(std::string_view text) {
-    std::size_t begin = text.find_first_not_of(" \t\r");
-    if (begin == std::string_view::npos) return "";
-    std::size_t end = text.find_last_not_of(" \t\r");
-    return std::string(text.substr(begin, end - begin + 1));
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-    std::vector<std::string> lines;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        std::size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos) end = text.size();
-        lines.emplace_back(text.substr(pos, end - pos));
-        pos = end + 1;
-    }
-    return lines;
-}
-
 std::string unquote(std::string value) {
-    value = trim(value);
+    value = std::string(trim(value));
     if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'') value = value.substr(1, value.size() - 2);
     return value;
 }
@@ -93,17 +75,17 @@ void read_description(NvccHelpOption& option, const std::vector<std::string>& li
     static const std::string default_marker = "Default value:";
     std::string paragraph;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        std::string line = trim(lines[i]);
+        std::string line(trim(lines[i]));
         if (line.rfind(allowed_marker, 0) == 0) {
             std::string list = line.substr(allowed_marker.size());
             while (!trim(list).empty() && trim(list).back() != '.' && i + 1 < lines.size()) list += trim(lines[++i]);
-            list = trim(list);
+            list = std::string(trim(list));
             if (!list.empty() && list.back() == '.') list.pop_back();
             if (option.values.empty()) option.values = split_values(list, ',');
             continue;
         }
         if (line.rfind(default_marker, 0) == 0) {
-            std::string value = trim(line.substr(default_marker.size()));
+            std::string value(trim(line.substr(default_marker.size())));
             if (!value.empty() && value.back() == '.') value.pop_back();
             option.default_value = unquote(value);
             continue;
@@ -113,7 +95,7 @@ void read_description(NvccHelpOption& option, const std::vector<std::string>& li
             paragraph += line;
         }
     }
-    option.help = first_sentence(trim(paragraph));
+    option.help = first_sentence(std::string(trim(paragraph)));
 }
 
 }  // namespace
@@ -124,23 +106,23 @@ std::vector<NvccHelpOption> parse_nvcc_help(std::string_view text) {
     std::vector<NvccHelpOption> options;
     std::vector<std::string> description;
     bool collecting = false;
-    auto lines = split_lines(text);
     auto flush = [&] {
         if (collecting) read_description(options.back(), description);
         description.clear();
         collecting = false;
     };
-    for (const auto& line : lines) {
+    for (std::string_view view : split_lines(text)) {
+        std::string line(view);
         std::smatch match;
         if (line.rfind("--", 0) == 0 && std::regex_match(line, match, header)) {
             flush();
             NvccHelpOption option;
             option.long_name = match[1];
-            std::string rest = trim(match[2].str());
+            std::string rest(trim(match[2].str()));
             std::smatch shortm;
             if (std::regex_match(rest, shortm, short_name)) {
                 option.short_name = shortm[2];
-                rest = trim(shortm[1].str());
+                rest = std::string(trim(shortm[1].str()));
             }
             if (rest.rfind("--", 0) != 0) option.argument = rest;
             read_argument(option);

@@ -7,20 +7,14 @@
 #include "routetune/error.hpp"
 #include "util/process.hpp"
 #include "util/sha256.hpp"
+#include "util/text.hpp"
 
 namespace routetune {
 
 namespace {
 
-std::string trim(std::string_view text) {
-    std::size_t begin = text.find_first_not_of(" \t\r\n");
-    if (begin == std::string_view::npos) return "";
-    std::size_t end = text.find_last_not_of(" \t\r\n");
-    return std::string(text.substr(begin, end - begin + 1));
-}
-
 std::string first_line(std::string_view text) {
-    std::string trimmed = trim(text);
+    std::string trimmed(trim(text));
     return trimmed.substr(0, trimmed.find('\n'));
 }
 
@@ -64,7 +58,7 @@ std::string version_line(std::string_view text, std::string_view marker) {
     while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
         if (end == std::string_view::npos) end = text.size();
-        std::string line = trim(text.substr(pos, end - pos));
+        std::string line(trim(text.substr(pos, end - pos)));
         if (!line.empty()) {
             if (!marker.empty() && line.find(marker) != std::string::npos) return line;
             if (fallback.empty()) fallback = line;

@@ -53,8 +53,13 @@ struct Axis {
     std::string knob;
     ValueList values;
     std::string default_value;  ///< the knob's default at the base flags; "" when unknown
+    /// True when the knob may also be left unset (the compiler's default applies): `~` whose
+    /// values leave out the knob's known default, e.g. a flag gcc accepts only as `on`.
+    bool may_be_unset = false;
     /// True when the knob takes one value in every candidate.
-    bool fixed() const { return values.size() == 1; }
+    bool fixed() const { return values.size() == 1 && !may_be_unset; }
+    /// Number of choices of the knob in full mode: its values, plus "unset" when it may be.
+    std::uint64_t full_choices() const { return values.size() + (may_be_unset ? 1 : 0); }
 };
 
 /// A parsed, validated route expression.

@@ -13,7 +13,7 @@ namespace routetune {
 BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs) {
     std::vector<std::uint64_t> sizes;
     for (const auto& axis : expression.axes) {
-        if (!axis.fixed()) sizes.push_back(axis.values.size());
+        if (!axis.fixed()) sizes.push_back(axis.full_choices());
     }
     if (sizes.empty() || max_knobs < 1) return BigCount(0);
     std::sort(sizes.begin(), sizes.end(), std::greater<>());

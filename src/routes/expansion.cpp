@@ -1,8 +1,9 @@
 // Expansion of a parsed expression into candidates, lazily. Fast mode walks the varying axes
 // in name order and, for each, every value but the default, each on top of the baseline
 // (fixed knobs set, others unmentioned). Full mode keeps one index per axis and counts them
-// up as a mixed-radix number, last axis fastest; each candidate sets every knob, and only
-// the knobs whose index moved are rewritten between candidates. Memory is a
+// up as a mixed-radix number, last axis fastest; each candidate sets every knob (an axis that
+// may be unset has "unset" as its choice 0), and only the knobs whose index moved are
+// rewritten between candidates. Memory is a
 // copy of the axes plus one index per axis, whatever the size of the space. Counts are
 // computed from the axis sizes with BigCount, never by enumerating. Integer values and
 // defaults are canonical decimals (the parser ensures it), so "is the default" is equality.
@@ -58,7 +59,7 @@ class FullStream : public CandidateStream {
 public:
     explicit FullStream(const Expression& expression)
         : axes_(expression.axes), indices_(axes_.size(), 0), count_(count_candidates(expression, ExpansionMode::Full)) {
-        for (const auto& axis : axes_) current_.set(axis.knob, axis.values.at(0));
+        for (std::size_t i = 0; i < axes_.size(); ++i) apply(i);
     }
 
     std::optional<Route> next() override {
@@ -71,9 +72,9 @@ public:
                 break;
             }
             --i;
-            bool carry = ++indices_[i] == axes_[i].values.size();
+            bool carry = ++indices_[i] == axes_[i].full_choices();
             if (carry) indices_[i] = 0;
-            current_.set(axes_[i].knob, axes_[i].values.at(indices_[i]));
+            apply(i);
             if (!carry) break;
         }
         return route;
@@ -82,6 +83,17 @@ public:
     BigCount count() const override { return count_; }
 
 private:
+    /// Writes axis i's current choice into current_.
+    void apply(std::size_t i) {
+        const Axis& axis = axes_[i];
+        std::uint64_t choice = indices_[i];
+        if (axis.may_be_unset && choice == 0) {
+            current_.erase(axis.knob);
+            return;
+        }
+        current_.set(axis.knob, axis.values.at(axis.may_be_unset ? choice - 1 : choice));
+    }
+
     std::vector<Axis> axes_;
     std::vector<std::uint64_t> indices_;
     Route current_;  // the candidate at indices_; only the axes that moved are rewritten
@@ -114,7 +126,7 @@ std::unique_ptr<CandidateStream> expand(const Expression& expression, ExpansionM
 BigCount count_candidates(const Expression& expression, ExpansionMode mode) {
     BigCount count(1);
     if (mode == ExpansionMode::Full) {
-        for (const auto& axis : expression.axes) count *= axis.values.size();
+        for (const auto& axis : expression.axes) count *= axis.full_choices();
         return count;
     }
     for (const auto& axis : expression.axes) {

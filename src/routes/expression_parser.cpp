@@ -5,6 +5,11 @@
 // only with include_unsafe) and skips the others; it is an error only when it matches no
 // knob, or when no matched knob takes the spec. Explicit names win over globs whatever the
 // order; among globs, a later one overrides an earlier one. Axes come out sorted by name.
+// `~` is "the values worth trying, the default among them": when the knob's representative
+// values leave out its known default (a flag gcc takes only as `on`; an int whose default is
+// 0), the axis may also be left unset; and a glob skips a knob whose `~` is its default alone,
+// since it has nothing to try (setting it explicitly can even be rejected, e.g.
+// -mincoming-stack-boundary=0).
 #include <fstream>
 #include <map>
 #include <set>
@@ -41,6 +46,28 @@ bool glob_match(std::string_view pattern, std::string_view name) {
     return p == pattern.size();
 }
 
+struct ChosenValues {
+    ValueList values;
+    bool may_be_unset = false;
+};
+
+std::string canonical_default(const Knob& knob) {
+    return knob.type == KnobType::Int ? canonical_int(knob.default_value) : knob.default_value;
+}
+
+/// The axis values of a resolved spec; for `~`, whether the knob may also stay unset.
+ChosenValues choose(const ValueSpec& spec, const Knob& knob, ValueList values) {
+    bool representative = spec.kind == ValueSpec::Kind::Representative;
+    bool lists_default = !knob.default_value.empty() && values.contains(canonical_default(knob));
+    return ChosenValues{std::move(values), representative && !knob.default_value.empty() && !lists_default};
+}
+
+/// True when a `~` spec gave the knob's known default and nothing else.
+bool only_default(const ValueSpec& spec, const Knob& knob, const ValueList& values) {
+    return spec.kind == ValueSpec::Kind::Representative && values.size() == 1 && !knob.default_value.empty() &&
+           values.contains(canonical_default(knob));
+}
+
 std::string join(const std::vector<std::string>& names) {
     std::string text;
     for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
@@ -49,7 +76,7 @@ std::string join(const std::vector<std::string>& names) {
 
 void add_glob(const std::string& pattern, const ValueSpec& spec, const std::string& context, const Catalog& catalog,
               const ExpressionOptions& options, const std::set<std::string>& explicit_names,
-              std::map<std::string, ValueList>& chosen) {
+              std::map<std::string, ChosenValues>& chosen) {
     std::size_t matched = 0, taken = 0, unsafe_skipped = 0;
     std::string first_error;
     for (const auto& knob : catalog.knobs()) {
@@ -66,7 +93,12 @@ void add_glob(const std::string& pattern, const ValueSpec& spec, const std::stri
             continue;
         }
         ++taken;
-        if (explicit_names.count(knob.name) == 0) chosen.insert_or_assign(knob.name, std::move(*values));
+        if (explicit_names.count(knob.name) != 0) continue;
+        if (only_default(spec, knob, *values)) {
+            chosen.erase(knob.name);
+            continue;
+        }
+        chosen.insert_or_assign(knob.name, choose(spec, knob, std::move(*values)));
     }
     if (matched == 0)
         throw UsageError(context + ": glob '" + pattern + "' matches no knob" +
@@ -80,7 +112,7 @@ void add_glob(const std::string& pattern, const ValueSpec& spec, const std::stri
 
 Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalog& catalog,
                         const ExpressionOptions& options) {
-    std::map<std::string, ValueList> chosen;
+    std::map<std::string, ChosenValues> chosen;
     std::set<std::string> explicit_names;
     Expression expression;
     for (const auto& token : tokens) {
@@ -110,12 +142,11 @@ Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalo
         std::string error;
         auto values = resolve_value_spec(spec, *knob, error);
         if (!values) throw UsageError(context + ": " + error);
-        chosen.insert_or_assign(name, std::move(*values));
+        chosen.insert_or_assign(name, choose(spec, *knob, std::move(*values)));
     }
-    for (auto& [name, values] : chosen) {
+    for (auto& [name, choice] : chosen) {
         const Knob* knob = catalog.find(name);
-        std::string fallback = knob->type == KnobType::Int ? canonical_int(knob->default_value) : knob->default_value;
-        expression.axes.push_back(Axis{name, std::move(values), std::move(fallback)});
+        expression.axes.push_back(Axis{name, std::move(choice.values), canonical_default(*knob), choice.may_be_unset});
     }
     return expression;
 }

@@ -2,24 +2,30 @@
 // value, so any plan that screens knobs one at a time cannot finish in a fraction of fast's
 // builds. In practice a few knob values carry nearly all of the gain (and their interactions
 // matter), a few slow the workload down, and a few break the build or the accuracy. So auto
-// (1) builds the baseline; (2) screens the knobs known to dominate (optimisation level,
-// target ISA) one value at a time, since their large effects would mask everything else in a
-// group; (3) screens all other knobs in groups: a seeded shuffle of the knobs cut into groups
-// of about sqrt(knobs) (at most 12), each knob set to one random non-default value, so one
-// build tests many values; (4) then searches model-guided, one proposal per observation: an
-// additive Bayesian model of log time over knob values with an adaptive sparsity prior
-// (AdditiveModel) and a group-testing feasibility model (FeasibilityModel) are fitted to all
-// finished evaluations. The best route so far first takes every change the model is
-// confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more): this is
-// how the values of several good groups are combined at once. Then a posterior draw of the
-// effects (Thompson sampling: exploration where the model is unsure) adds at most four more
-// changes, greedily while P(feasible) x predicted gain - P(failure) x the cost of a wasted
-// build grows; half of the draws start from the best route itself instead. When the draws
-// only repeat observed routes, random neighbours of the best route that the feasibility
-// model does not rule out are tried. Small spaces (32 points or fewer) are enumerated.
-// Draws are seeded by (seed, observations so far), so --continue replays them.
+// (1) builds the baseline; (2) screens the few values of the knobs known to dominate
+// (optimisation level) one at a time, since their large effects would mask everything else
+// in a group, and waits for them; (3) takes the fastest of those routes as its anchor and
+// screens everything else *on top of it*, because what helps at -O3 is not what helps at -O2
+// (at -O2 the vectoriser's cost model is worth 2.8x on matmul; at -O3 it is already on):
+// a dominant knob with many values (-march, -mtune: dozens of CPUs) gets a sample of them,
+// `native` first, one at a time; all other knobs are cut into groups of about sqrt(knobs)
+// (at most 12) after a seeded shuffle, each knob set to one random value other than the
+// anchor's, so one build tests many values; (4) then searches model-guided, one proposal per
+// observation: an additive Bayesian model of log time over knob values with an adaptive
+// sparsity prior (AdditiveModel) and a group-testing feasibility model (FeasibilityModel)
+// are fitted to all finished evaluations. The best route so far first takes every change the
+// model is confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more):
+// this is how the values of several good groups are combined at once. Then a posterior draw
+// of the effects (Thompson sampling: exploration where the model is unsure) adds at most four
+// more changes, greedily while P(feasible) x predicted gain - P(failure) x the cost of a
+// wasted build grows; half of the draws start from the best route itself instead. When the
+// draws only repeat observed routes, random neighbours of the best route that the
+// feasibility model does not rule out are tried. Small spaces (32 points or fewer) are
+// enumerated. The anchor is a function of the first stage's results and the draws are seeded
+// by (seed, observations so far), so --continue replays them.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 #include "search/additive_model.hpp"
@@ -40,6 +46,8 @@ constexpr double kConfidentFeasible = 0.9;  // and P(feasible) of at least 0.9
 constexpr double kPriorSd = 0.05;           // prior sd of a value's log effect
 constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2% gain is worth
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
+constexpr std::uint32_t kScreenAllBelow = 10;  // a dominant knob with fewer choices is screened whole first
+constexpr std::uint32_t kDominantSample = 6;   // else this many of its values, on the anchor
 
 class AutoStrategy : public Strategy {
 public:
@@ -47,7 +55,7 @@ public:
         : space_(expression), options_(options) {
         BigCount size = space_.size();
         if (size.fits_u64() && size.to_u64() <= kEnumerateBelow) enumerate_ = size.to_u64();
-        screening_ = screening_points();
+        first_stage_ = first_stage_points();
     }
 
     std::string name() const override { return "auto"; }
@@ -66,7 +74,11 @@ public:
             for (std::uint64_t i = 0; i < enumerate_; ++i) accept(space_.decode(i));
             return out;
         }
-        for (const Point& point : screening_) accept(point);
+        for (const Point& point : first_stage_) accept(point);
+        if (!out.empty()) return out;
+        auto anchor = first_stage_anchor(taken);
+        if (!anchor) return out;  // a first-stage route is still being measured
+        for (const Point& point : second_stage_points(*anchor)) accept(point);
         if (!out.empty()) return out;
         const Observation* reference = taken.finished_observation(space_.baseline());
         if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
@@ -91,43 +103,104 @@ public:
         return out;
     }
 
-    std::string phase_of(const Route& route, const SearchHistory&) const override {
+    std::string phase_of(const Route& route, const SearchHistory& history) const override {
         auto point = space_.point(route);
         if (enumerate_ != 0) return "auto-all";
-        if (point && (SearchSpace::changes(*point) == 0 ||
-                      std::find(screening_.begin(), screening_.end(), *point) != screening_.end()))
-            return "auto-screen";
+        if (!point) return "auto-model";
+        if (SearchSpace::changes(*point) == 0 || contains(first_stage_, *point)) return "auto-screen";
+        auto anchor = first_stage_anchor(PointHistory(space_, history));
+        if (anchor && contains(second_stage_points(*anchor), *point)) return "auto-screen";
         return "auto-model";
     }
 
 private:
-    std::vector<Point> screening_points() const {
+    static bool contains(const std::vector<Point>& points, const Point& point) {
+        return std::find(points.begin(), points.end(), point) != points.end();
+    }
+
+    bool dominant(std::size_t d) const {
+        return std::find(std::begin(kDominant), std::end(kDominant), space_.knob(d)) != std::end(kDominant);
+    }
+
+    /// Each value of each dominant knob with few values, on the baseline.
+    std::vector<Point> first_stage_points() const {
         std::vector<Point> points;
-        std::vector<std::size_t> grouped;
         for (std::size_t d = 0; d < space_.dimensions(); ++d) {
-            bool dominant = std::find(std::begin(kDominant), std::end(kDominant), space_.knob(d)) != std::end(kDominant);
-            if (!dominant) {
-                grouped.push_back(d);
-                continue;
-            }
+            if (!dominant(d) || space_.choices(d) >= kScreenAllBelow) continue;
             for (std::uint32_t c = 1; c < space_.choices(d); ++c) {
                 Point point = space_.baseline();
                 point[d] = c;
                 points.push_back(point);
             }
         }
+        return points;
+    }
+
+    /// The fastest Ok route of the baseline and the first stage once all of them are finished;
+    /// nullopt while one is pending or unproposed.
+    std::optional<Point> first_stage_anchor(const PointHistory& taken) const {
+        Point anchor = space_.baseline();
+        const Observation* best = taken.finished_observation(anchor);
+        if (best == nullptr) return std::nullopt;
+        for (const Point& point : first_stage_) {
+            const Observation* obs = taken.finished_observation(point);
+            if (obs == nullptr) return std::nullopt;
+            if (obs->status == Status::Ok && (best->status != Status::Ok || obs->median_s < best->median_s)) {
+                best = obs;
+                anchor = point;
+            }
+        }
+        return anchor;
+    }
+
+    /// On the anchor: a sample of each many-valued dominant knob's values (`native` first),
+    /// one at a time; then every other knob in seeded random groups, each set to a random
+    /// value other than the anchor's.
+    std::vector<Point> second_stage_points(const Point& anchor) const {
+        std::vector<Point> points;
+        std::vector<std::size_t> grouped;
         SearchRng rng(options_.seed, 0x73637265656eULL);
+        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
+            if (!dominant(d)) {
+                grouped.push_back(d);
+                continue;
+            }
+            if (space_.choices(d) < kScreenAllBelow) continue;
+            for (std::uint32_t c : dominant_sample(d, anchor[d], rng)) {
+                Point point = anchor;
+                point[d] = c;
+                points.push_back(point);
+            }
+        }
         for (std::size_t i = grouped.size(); i > 1; --i) std::swap(grouped[i - 1], grouped[rng.below(i)]);
         std::size_t group = group_size();
         for (std::size_t start = 0; start < grouped.size(); start += group) {
-            Point point = space_.baseline();
+            Point point = anchor;
             for (std::size_t k = start; k < std::min(start + group, grouped.size()); ++k) {
                 std::size_t d = grouped[k];
-                point[d] = 1 + static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
+                std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
+                point[d] = c >= anchor[d] ? c + 1 : c;
             }
             points.push_back(point);
         }
         return points;
+    }
+
+    /// Up to kDominantSample choices of dimension d other than skip: `native` when listed,
+    /// then a seeded random sample.
+    std::vector<std::uint32_t> dominant_sample(std::size_t d, std::uint32_t skip, SearchRng& rng) const {
+        std::vector<std::uint32_t> rest;
+        std::vector<std::uint32_t> sample;
+        for (std::uint32_t c = 1; c < space_.choices(d); ++c) {
+            if (c == skip) continue;
+            (space_.value(d, c) == "native" ? sample : rest).push_back(c);
+        }
+        for (std::size_t i = rest.size(); i > 1; --i) std::swap(rest[i - 1], rest[rng.below(i)]);
+        for (std::uint32_t c : rest) {
+            if (sample.size() >= kDominantSample) break;
+            sample.push_back(c);
+        }
+        return sample;
     }
 
     Point construct(const Point& incumbent, const Effects& effects, const FeasibilityModel& feasibility) const {
@@ -206,7 +279,7 @@ private:
     SearchSpace space_;
     StrategyOptions options_;
     std::uint64_t enumerate_ = 0;
-    std::vector<Point> screening_;
+    std::vector<Point> first_stage_;
 };
 
 }  // namespace

@@ -279,3 +279,43 @@ TEST(ExpandReport, UnsafeKnobsJoinGlobsOnRequest) {
     std::ostringstream out;
     EXPECT_THROW(run_expand(catalog(), request, out), UsageError);
 }
+
+// gcc accepts some flags only as `on` (no -fno- form) and prints 0 as the default of ints
+// that mean "the target decides"; `*=~` must neither pin such a flag in every candidate nor
+// set such an int to its default explicitly (gcc rejects -mincoming-stack-boundary=0).
+Catalog catalog_with_one_way_knobs() {
+    Catalog c;
+    Knob only_on = fixture::bool_knob("-fstack-protector-all", "off");
+    only_on.values = {"on"};
+    c.add(only_on);
+    c.add(fixture::int_knob("-mincoming-stack-boundary", 0, 0, "0", false));
+    c.add(fixture::bool_knob("-funroll-loops", "off"));
+    return c;
+}
+
+TEST(Expansion, TildeLeavingOutTheDefaultMayStayUnset) {
+    Catalog c = catalog_with_one_way_knobs();
+    EXPECT_EQ(candidates("*=~", ExpansionMode::Fast, c),
+              (Lines{"", "-fstack-protector-all=on", "-funroll-loops=on"}));
+    EXPECT_EQ(candidates("*=~", ExpansionMode::Full, c),
+              (Lines{"-funroll-loops=on", "-funroll-loops=off", "-fstack-protector-all=on -funroll-loops=on",
+                     "-fstack-protector-all=on -funroll-loops=off"}));
+    EXPECT_EQ(candidates("-fstack-protector-all=~", ExpansionMode::Full, c), (Lines{"", "-fstack-protector-all=on"}));
+    for (const std::string text : {"*=~", "-fstack-protector-all=~ -funroll-loops=[on|off]"})
+        for (auto mode : {ExpansionMode::Fast, ExpansionMode::Full})
+            EXPECT_EQ(count(text, mode, c), std::to_string(candidates(text, mode, c).size())) << text;
+}
+
+TEST(Expansion, ExplicitSingleValueStaysFixed) {
+    Catalog c = catalog_with_one_way_knobs();
+    EXPECT_EQ(candidates("-fstack-protector-all=on -funroll-loops=~", ExpansionMode::Fast, c),
+              (Lines{"-fstack-protector-all=on", "-fstack-protector-all=on -funroll-loops=on"}));
+    EXPECT_EQ(candidates("-mincoming-stack-boundary=~", ExpansionMode::Full, c), (Lines{"-mincoming-stack-boundary=0"}));
+}
+
+TEST(Expansion, GlobSkipsAKnobWhoseTildeIsItsDefaultAlone) {
+    Catalog c = catalog_with_one_way_knobs();
+    auto e = parse_expression("-m*=~ -f*=~", c);
+    for (const Axis& axis : e.axes) EXPECT_NE(axis.knob, "-mincoming-stack-boundary");
+    EXPECT_EQ(e.axes.size(), 2u);
+}

@@ -54,7 +54,7 @@ std::string format_progress(const ProgressCounters& c) {
     std::string out = "[";
     out += std::to_string(c.done);
     out += "/";
-    if (c.total > 0) {
+    if (c.total > 0 && c.done <= c.total) {  // past the plan (mixed's phase two), the total is unknown
         auto percent = c.done >= c.total ? 100 : c.done * 100 / c.total;
         out += std::to_string(c.total) + " " + std::to_string(percent) + "%]";
     } else {

@@ -15,7 +15,7 @@ namespace routetune {
 /// What the progress line shows.
 struct ProgressCounters {
     std::uint64_t done = 0;                  ///< finished evaluations
-    std::uint64_t total = 0;                 ///< planned candidates; 0 when unknown
+    std::uint64_t total = 0;                 ///< planned candidates; 0 when unknown (shown as '?', as is a total below done)
     std::uint64_t eligible = 0;              ///< finished with status ok
     std::map<Status, std::uint64_t> failed;  ///< failures by status (zeros are left out)
     std::optional<double> best_speedup;      ///< best speedup over the default so far

@@ -33,6 +33,12 @@ TEST(ProgressLine, UnknownTotalHasNoPercentNorTimeLeft) {
     EXPECT_EQ(format_progress(c), "[3/?] ok 3, failed 0, 7s elapsed");
 }
 
+TEST(ProgressLine, MoreDoneThanPlannedShowsAnUnknownTotal) {
+    ProgressCounters c = counters(12, 9, 237);  // mixed: 9 planned in phase one, then phase two
+    c.eligible = 12;
+    EXPECT_EQ(format_progress(c), "[12/?] ok 12, failed 0, 3m57s elapsed");
+}
+
 TEST(ProgressLine, NothingDoneYetHasNoTimeLeft) {
     EXPECT_EQ(format_progress(counters(0, 10, 2)), "[0/10 0%] ok 0, failed 0, 2s elapsed");
 }

@@ -294,6 +294,46 @@ TEST(FeasibilityModel, ModelAndAutoRarelyProposeAValueThatAlwaysFails) {
     }
 }
 
+// -O=[0|1|3] (default 2) and 30 on/off knobs (default off), so auto neither enumerates the
+// space nor can screen it one knob at a time.
+Expression optimisation_level_expression() {
+    Expression e;
+    e.axes.push_back(axis("-O", {"0", "1", "2", "3"}, "2"));
+    for (int k = 10; k < 40; ++k) e.axes.push_back(axis("-k" + std::to_string(k), {"on", "off"}, "off"));
+    std::sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return a.knob < b.knob; });
+    return e;
+}
+
+TEST(AutoStrategy, ScreensTheOptimisationLevelFirstThenEverythingElseOnTheFastestLevel) {
+    Expression e = optimisation_level_expression();
+    auto strategy = make_strategy("auto", e, {});
+    SearchHistory history;
+    auto first = strategy->propose(history, 10);
+    ASSERT_EQ(first.size(), 4u);  // the baseline, then -O=0, -O=1, -O=3 alone
+    EXPECT_EQ(first[0].to_string(), "");
+    for (std::size_t i = 1; i < first.size(); ++i) EXPECT_EQ(first[i].assignments().size(), 1u) << first[i].to_string();
+    std::map<std::string, double> level_time = {{"", 1.0}, {"0", 3.0}, {"1", 1.5}, {"3", 0.5}};
+    for (std::size_t i = 0; i < 3; ++i)
+        history.observations.push_back(ok(first[i], level_time[first[i].get("-O").value_or("")]));
+    Observation pending;
+    pending.route = first[3];
+    pending.status = Status::Pending;
+    history.observations.push_back(pending);
+    EXPECT_TRUE(strategy->propose(history, 10).empty()) << "waits for every -O level before choosing the anchor";
+    history.observations.back() = ok(first[3], level_time[first[3].get("-O").value_or("")]);
+    auto second = strategy->propose(history, 100);
+    ASSERT_GE(second.size(), 3u);
+    std::set<std::string> screened;
+    for (const Route& route : second) {
+        if (strategy->phase_of(route, history) != "auto-screen") break;
+        EXPECT_EQ(route.get("-O"), "3") << route.to_string();
+        EXPECT_GE(route.assignments().size(), 3u) << "groups of several knobs: " << route.to_string();
+        for (const auto& [knob, value] : route.assignments())
+            if (knob != "-O") EXPECT_TRUE(screened.insert(knob).second) << knob << " screened twice";
+    }
+    EXPECT_EQ(screened.size(), 30u) << "every other knob is screened once, on -O=3";
+}
+
 TEST(Budget, ExhaustionAndRemaining) {
     Budget none;
     EXPECT_FALSE(none.exhausted(1000000, 1e9));

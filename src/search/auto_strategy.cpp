@@ -14,11 +14,13 @@
 // observation: an additive Bayesian model of log time over knob values with an adaptive
 // sparsity prior (AdditiveModel) and a group-testing feasibility model (FeasibilityModel)
 // are fitted to all finished evaluations. The best route so far first takes every change the
-// model is confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more):
-// this is how the values of several good groups are combined at once. Then a posterior draw
-// of the effects (Thompson sampling: exploration where the model is unsure) adds at most four
-// more changes, greedily while P(feasible) x predicted gain - P(failure) x the cost of a
-// wasted build grows; half of the draws start from the best route itself instead. When the
+// model is confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more,
+// largest gain first while all of them together build with P of 0.6 or more): this is how
+// the values of several good groups are combined at once. The feasibility model blames a
+// failure on the changes made to the best route, since that one is known to build. Then a
+// posterior draw of the effects (Thompson sampling: exploration where the model is unsure)
+// adds at most four more changes, greedily while P(feasible) x predicted gain - P(failure) x
+// the cost of a wasted build grows; half of the draws start from the best route itself. When the
 // draws only repeat observed routes, random neighbours of the best route that the
 // feasibility model does not rule out are tried. Small spaces (32 points or fewer) are
 // enumerated. The anchor is a function of the first stage's results and the draws are seeded
@@ -43,6 +45,7 @@ constexpr std::size_t kMaxChanges = 4;
 constexpr std::size_t kDraws = 16;
 constexpr double kConfidentGain = 0.005;     // exploit: predicted gain of at least 0.5%
 constexpr double kConfidentFeasible = 0.9;  // and P(feasible) of at least 0.9
+constexpr double kExploitFeasible = 0.6;    // the confident changes together: P(feasible) of at least 0.6
 constexpr double kPriorSd = 0.05;           // prior sd of a value's log effect
 constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2% gain is worth
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
@@ -83,8 +86,8 @@ public:
         const Observation* reference = taken.finished_observation(space_.baseline());
         if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
         AdditiveModel model(space_, taken, reference->median_s, kPriorSd);
-        FeasibilityModel feasibility(space_, taken);
         Point incumbent = best_point(taken);
+        FeasibilityModel feasibility(space_, taken, 0.1, &incumbent);
         Effects mean = model.mean();
         SearchRng rng(options_.seed, 0x6175746fULL + taken.taken.size());
         for (std::size_t slot = 0; slot < max_count; ++slot) {
@@ -242,18 +245,31 @@ private:
             static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(space_.dimensions())))), 2, 12);
     }
 
+    /// point with the changes the model is confident about, largest predicted gain first,
+    /// while the changes together still build with probability kExploitFeasible or more.
     Point exploit(Point point, const Effects& mean, const FeasibilityModel& feasibility) const {
+        struct Move {
+            double delta;
+            std::size_t dim;
+            std::uint32_t choice;
+        };
+        std::vector<Move> moves;
         for (std::size_t d = 0; d < space_.dimensions(); ++d) {
-            std::uint32_t best = point[d];
-            double best_delta = -kConfidentGain;
+            Move best{-kConfidentGain, d, point[d]};
             for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
                 double delta = mean[d][c] - mean[d][point[d]];
-                if (c != point[d] && delta < best_delta && feasibility.value(d, c) >= kConfidentFeasible) {
-                    best = c;
-                    best_delta = delta;
-                }
+                if (c != point[d] && delta < best.delta && feasibility.value(d, c) >= kConfidentFeasible) best = {delta, d, c};
             }
-            point[d] = best;
+            if (best.choice != point[d]) moves.push_back(best);
+        }
+        std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.delta < b.delta; });
+        double p = 1.0;
+        for (const Move& move : moves) {
+            double p_next = p * feasibility.value(move.dim, move.choice) /
+                            (point[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, point[move.dim]));
+            if (p_next < kExploitFeasible) break;
+            p = p_next;
+            point[move.dim] = move.choice;
         }
         return point;
     }

@@ -5,6 +5,11 @@
 // is bad" against "another uncleared value is", floored because failures also come from
 // interactions and flaky builds. Cleared values are those seen in some Ok route; a failed
 // route with no uncleared value blames all of its values weakly instead (an interaction).
+// With a context point (the incumbent a search builds on), the values of a failed route that
+// differ from the context are suspects too, cleared or not: the context is known to build,
+// so one of the changes made to it fails in its company. Without this, a change that clears
+// in one route and conflicts with the incumbent (gcc: section anchors need top-level
+// reordering) is blamed so weakly that a search proposes it hundreds of times.
 #include "search/feasibility_model.hpp"
 
 #include <cmath>
@@ -18,7 +23,8 @@ constexpr double kFloor = 0.05;
 
 }  // namespace
 
-FeasibilityModel::FeasibilityModel(const SearchSpace& space, const PointHistory& history, double prior_bad) {
+FeasibilityModel::FeasibilityModel(const SearchSpace& space, const PointHistory& history, double prior_bad,
+                                   const Point* context) {
     std::size_t dims = space.dimensions();
     log_odds_bad_.resize(dims);
     feasible_.resize(dims);
@@ -38,21 +44,24 @@ FeasibilityModel::FeasibilityModel(const SearchSpace& space, const PointHistory&
     }
     for (const auto& entry : history.finished) {
         if (entry.observation->status == Status::Ok) continue;
-        std::size_t uncleared = 0, changed = 0;
+        auto suspect = [&](std::size_t d, std::uint32_t c) {
+            return cleared[d][c] == 0 || (context != nullptr && (*context)[d] != c);
+        };
+        std::size_t suspects = 0, changed = 0;
         for (std::size_t d = 0; d < dims; ++d) {
             std::uint32_t c = entry.point[d];
             if (c == 0) continue;
             ++changed;
-            uncleared += cleared[d][c] == 0;
+            suspects += suspect(d, c);
         }
         if (changed == 0) continue;
-        bool interaction = uncleared == 0;
-        std::size_t u = interaction ? changed : uncleared;
+        bool interaction = suspects == 0;
+        std::size_t u = interaction ? changed : suspects;
         double other = 1.0 - std::pow(1.0 - prior_bad, static_cast<double>(u - 1));
         double factor = interaction ? 1.0 / (1.0 - 0.5 / static_cast<double>(u)) : 1.0 / std::max(other, kFloor);
         for (std::size_t d = 0; d < dims; ++d) {
             std::uint32_t c = entry.point[d];
-            if (c != 0 && (interaction || cleared[d][c] == 0)) log_odds_bad_[d][c] += std::log(factor);
+            if (c != 0 && (interaction || suspect(d, c))) log_odds_bad_[d][c] += std::log(factor);
         }
     }
     for (std::size_t d = 0; d < dims; ++d) {

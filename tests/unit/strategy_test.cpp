@@ -8,6 +8,7 @@
 #include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
 #include "search/budget.hpp"
+#include "search/feasibility_model.hpp"
 #include "search/search_space.hpp"
 #include "search/synthetic_landscape.hpp"
 
@@ -292,6 +293,32 @@ TEST(FeasibilityModel, ModelAndAutoRarelyProposeAValueThatAlwaysFails) {
         EXPECT_LE(late, 4u) << name;
         EXPECT_LE(early + late, 8u) << name;
     }
+}
+
+TEST(FeasibilityModel, AChangeThatFailsNextToTheIncumbentIsBlamedThere) {
+    // -b=on builds alone but fails next to -a=on (gcc: -fsection-anchors with
+    // -fno-toplevel-reorder); the incumbent is -a=on.
+    Expression e;
+    e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"on", "off"}, "off"), axis("-c", {"on", "off"}, "off"),
+              axis("-d", {"on", "off"}, "off")};
+    SearchSpace space(e);
+    SearchHistory history;
+    history.observations = {ok(Route{}, 1.0), ok(Route::parse("-a=on"), 0.8), ok(Route::parse("-b=on"), 0.95)};
+    for (int i = 0; i < 3; ++i) {
+        Observation failed;
+        failed.route = Route::parse(i == 0 ? "-a=on -b=on" : i == 1 ? "-a=on -b=on -c=on" : "-a=on -b=on -d=on");
+        failed.status = Status::BuildFailed;
+        history.observations.push_back(failed);
+    }
+    PointHistory taken(space, history);
+    Point incumbent = *space.point(Route::parse("-a=on"));
+    Point with_b = *space.point(Route::parse("-b=on"));
+    std::size_t b = 1;
+    FeasibilityModel global(space, taken);
+    FeasibilityModel here(space, taken, 0.1, &incumbent);
+    EXPECT_GT(global.value(b, with_b[b]), 0.9) << "cleared by its Ok route, an interaction is blamed weakly";
+    EXPECT_LT(here.value(b, with_b[b]), 0.5) << "next to the incumbent, -b=on is a suspect of every failure it is in";
+    EXPECT_GT(here.value(0, incumbent[0]), 0.9) << "the incumbent's own value is not a suspect";
 }
 
 // -O=[0|1|3] (default 2) and 30 on/off knobs (default off), so auto neither enumerates the

@@ -15,16 +15,21 @@
 // sparsity prior (AdditiveModel) and a group-testing feasibility model (FeasibilityModel)
 // are fitted to all finished evaluations. The best route so far first takes every change the
 // model is confident about (posterior mean gain of 0.5% or more, P(feasible) of 0.9 or more,
-// largest gain first while all of them together build with P of 0.6 or more): this is how
-// the values of several good groups are combined at once. The feasibility model blames a
-// failure on the changes made to the best route, since that one is known to build. Then a
+// largest gain first, at most eight, while they together build with P of 0.6 or more): this
+// is how the values of several good groups are combined at once. The feasibility model
+// blames a failure on the changes made to the best route, which is known to build. Then a
 // posterior draw of the effects (Thompson sampling: exploration where the model is unsure)
 // adds at most four more changes, greedily while P(feasible) x predicted gain - P(failure) x
 // the cost of a wasted build grows; half of the draws start from the best route itself. When the
 // draws only repeat observed routes, random neighbours of the best route that the
-// feasibility model does not rule out are tried. Small spaces (32 points or fewer) are
-// enumerated. The anchor is a function of the first stage's results and the draws are seeded
-// by (seed, observations so far), so --continue replays them.
+// feasibility model does not rule out are tried. Each failure at the end of the history halves
+// both limits (8 and 4 changes; three halvings at most), so a failing combination is cut down
+// to the change that breaks it within a few builds (group testing: a failure of the incumbent
+// plus one change blames that change outright), instead of being retried in ever new company
+// (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
+// Small spaces (32 points or fewer) are enumerated. The anchor is a function of the first
+// stage's results and the draws are seeded by (seed, observations so far), so --continue
+// replays them.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -41,7 +46,8 @@ namespace routetune {
 namespace {
 
 constexpr std::uint64_t kEnumerateBelow = 32;
-constexpr std::size_t kMaxChanges = 4;
+constexpr std::size_t kMaxChanges = 4;          // a posterior draw adds at most this many changes
+constexpr std::size_t kMaxExploitChanges = 8;   // the confident changes taken at once, at most
 constexpr std::size_t kDraws = 16;
 constexpr double kConfidentGain = 0.005;     // exploit: predicted gain of at least 0.5%
 constexpr double kConfidentFeasible = 0.9;  // and P(feasible) of at least 0.9
@@ -88,13 +94,15 @@ public:
         AdditiveModel model(space_, taken, reference->median_s, kPriorSd);
         Point incumbent = best_point(taken);
         FeasibilityModel feasibility(space_, taken, 0.1, &incumbent);
+        std::size_t halvings = std::min<std::size_t>(trailing_failures(taken), 3);
         Effects mean = model.mean();
         SearchRng rng(options_.seed, 0x6175746fULL + taken.taken.size());
         for (std::size_t slot = 0; slot < max_count; ++slot) {
             bool found = false;
-            Point start = exploit(incumbent, mean, feasibility);
+            Point start = exploit(incumbent, mean, feasibility, kMaxExploitChanges >> halvings);
             for (std::size_t draw = 0; draw < kDraws && !found; ++draw)
-                found = accept(construct(draw < kDraws / 2 ? start : incumbent, model.sample(rng), feasibility));
+                found = accept(construct(draw < kDraws / 2 ? start : incumbent, model.sample(rng), feasibility,
+                                         std::max<std::size_t>(1, kMaxChanges >> halvings)));
             double floor = 0.5 * feasibility.route(incumbent);
             for (std::size_t i = 0; i < 512 && !found; ++i) {
                 Point point = neighbour(incumbent, rng, 1 + i / 64);
@@ -206,7 +214,8 @@ private:
         return sample;
     }
 
-    Point construct(const Point& incumbent, const Effects& effects, const FeasibilityModel& feasibility) const {
+    Point construct(const Point& incumbent, const Effects& effects, const FeasibilityModel& feasibility,
+                    std::size_t max_changes) const {
         struct Move {
             double delta;
             std::size_t dim;
@@ -225,7 +234,7 @@ private:
         Point point = incumbent;
         double gain = 0, utility = 0, p = feasibility.route(incumbent);
         std::size_t made = 0;
-        for (std::size_t k = 0; k < moves.size() && made < kMaxChanges; ++k) {
+        for (std::size_t k = 0; k < moves.size() && made < max_changes; ++k) {
             const Move& move = moves[k];
             double p_next = p * feasibility.value(move.dim, move.choice) /
                             (incumbent[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, incumbent[move.dim]));
@@ -245,9 +254,9 @@ private:
             static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(space_.dimensions())))), 2, 12);
     }
 
-    /// point with the changes the model is confident about, largest predicted gain first,
-    /// while the changes together still build with probability kExploitFeasible or more.
-    Point exploit(Point point, const Effects& mean, const FeasibilityModel& feasibility) const {
+    /// point with at most max_changes of the changes the model is confident about, largest
+    /// predicted gain first, while they together still build with probability kExploitFeasible.
+    Point exploit(Point point, const Effects& mean, const FeasibilityModel& feasibility, std::size_t max_changes) const {
         struct Move {
             double delta;
             std::size_t dim;
@@ -264,12 +273,15 @@ private:
         }
         std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.delta < b.delta; });
         double p = 1.0;
+        std::size_t made = 0;
         for (const Move& move : moves) {
+            if (made == max_changes) break;
             double p_next = p * feasibility.value(move.dim, move.choice) /
                             (point[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, point[move.dim]));
             if (p_next < kExploitFeasible) break;
             p = p_next;
             point[move.dim] = move.choice;
+            ++made;
         }
         return point;
     }
@@ -281,6 +293,13 @@ private:
             point[d] = c >= point[d] ? c + 1 : c;
         }
         return point;
+    }
+
+    /// Failed evaluations at the end of the history (since the last Ok one).
+    static std::size_t trailing_failures(const PointHistory& taken) {
+        std::size_t n = 0;
+        for (auto it = taken.finished.rbegin(); it != taken.finished.rend() && it->observation->status != Status::Ok; ++it) ++n;
+        return n;
     }
 
     Point best_point(const PointHistory& taken) const {

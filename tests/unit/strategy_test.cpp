@@ -321,6 +321,52 @@ TEST(FeasibilityModel, AChangeThatFailsNextToTheIncumbentIsBlamedThere) {
     EXPECT_GT(here.value(0, incumbent[0]), 0.9) << "the incumbent's own value is not a suspect";
 }
 
+// Number of knobs whose value differs between two routes (an unset knob is at its default).
+std::size_t distance(const Route& a, const Route& b) {
+    std::set<std::string> knobs;
+    for (const auto& [k, v] : a.assignments()) knobs.insert(k);
+    for (const auto& [k, v] : b.assignments()) knobs.insert(k);
+    std::size_t n = 0;
+    for (const auto& k : knobs) n += a.get(k) != b.get(k);
+    return n;
+}
+
+TEST(AutoStrategy, TrailingFailuresShrinkTheChangesMadeToTheIncumbent) {
+    // 60 on/off knobs, -k10..-k29=on each 2% faster: the model soon proposes many confident
+    // changes at once. Then every proposal fails (as when a change conflicts with the
+    // incumbent): after three failures a proposal may change at most two knobs of it.
+    Expression e;
+    for (int k = 10; k < 70; ++k) e.axes.push_back(axis("-k" + std::to_string(k), {"on", "off"}, "off"));
+    std::sort(e.axes.begin(), e.axes.end(), [](const Axis& a, const Axis& b) { return a.knob < b.knob; });
+    Oracle fast_knobs = [](const Route& r) {
+        double t = 1.0;
+        for (const auto& [k, v] : r.assignments()) t *= std::stoi(k.substr(2)) < 30 ? 0.98 : 1.0;
+        return ok(r, t);
+    };
+    auto strategy = make_strategy("auto", e, {});
+    SearchHistory history;
+    run(*strategy, history, fast_knobs, 30);
+    auto incumbent = [&] {
+        const Observation* best = nullptr;
+        for (const Observation& obs : history.observations)
+            if (obs.status == Status::Ok && (best == nullptr || obs.median_s < best->median_s)) best = &obs;
+        return best->route;
+    };
+    std::size_t widest = 0;
+    for (int failures = 0; failures < 6; ++failures) {
+        auto routes = strategy->propose(history, 1);
+        ASSERT_EQ(routes.size(), 1u);
+        std::size_t changed = distance(routes.front(), incumbent());
+        if (failures == 0) widest = changed;
+        if (failures >= 3) EXPECT_LE(changed, 2u) << "after " << failures << " failures: " << routes.front().to_string();
+        Observation failed;
+        failed.route = routes.front();
+        failed.status = Status::BuildFailed;
+        history.observations.push_back(failed);
+    }
+    EXPECT_GT(widest, 2u) << "the first proposal combines several confident changes";
+}
+
 // -O=[0|1|3] (default 2) and 30 on/off knobs (default off), so auto neither enumerates the
 // space nor can screen it one knob at a time.
 Expression optimisation_level_expression() {

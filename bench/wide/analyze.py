@@ -1,15 +1,19 @@
 """Builds each live run needed to reach a fraction of the best known speedup.
 
-Usage: python3 bench/wide/analyze.py CSV_GZ FAST_BUILDS [TARGET] [own|pooled]
-Speedups are against the run's own default (`own`, the default: what the study itself reports,
-and a slow drift of the machine between runs cancels out) or against one pooled default, the
-median of every run's baseline median (`pooled`). The best known speedup is the largest
-speedup of any Ok evaluation of any run. A run reaches
+Usage: python3 bench/wide/analyze.py CSV_GZ FAST_BUILDS [TARGET] [own|pooled|confirmed]
+Speedups are against the run's own default (`own`: what the study itself reports) or against
+one pooled default, the median of every run's baseline median (`pooled`, `confirmed`). The
+best known speedup is the largest speedup of any Ok evaluation of any run (`own`, `pooled`:
+a maximum over thousands of noisy medians, so it drifts up as runs are added), or the largest
+confirmed speedup of any run (`confirmed`, from the outcomes file: re-measured against the
+default in interleaved rounds). A run reaches
 the target at the first build whose best-so-far speedup is at least TARGET (default 0.95)
 times the best known. Columns as in bench/recorded/table.py: runs that reached it, mean builds
 over those, median builds over all runs (a miss counts as infinite), median / FAST_BUILDS,
 and the mean fraction of the best known after 20% of FAST_BUILDS (rounded up), after 100
-builds and at the end of the run.
+builds and at the end of the run. Then, from the outcomes file beside the CSV (collect.py),
+each strategy's confirmed speedups (winner against the default, interleaved rounds, in the
+same session): the lowest, the median and the highest, and their fraction of the best one.
 """
 import collections
 import csv
@@ -37,8 +41,18 @@ def speedup(row, rows):
 
 
 best = max(speedup(row, rows) for rows in runs.values() for row in rows)
+outcomes_path = path.replace(".csv.gz", "-outcomes.csv")
+try:
+    with open(outcomes_path, newline="") as handle:
+        confirmed = list(csv.DictReader(handle))
+except FileNotFoundError:
+    confirmed = []
+if reference == "confirmed":
+    best = max(float(row["speedup"]) for row in confirmed)
 fifth = math.ceil(0.2 * fast)
-against = "against each run's own default" if reference == "own" else "against the pooled default"
+against = {"own": "largest measured, against each run's own default",
+           "pooled": "largest measured, against the pooled default",
+           "confirmed": "largest confirmed; measurements against the pooled default"}[reference]
 print(f"{sum(len(r) for r in runs.values())} evaluations in {len(runs)} runs; pooled default "
       f"{pooled * 1e3:.3f} ms (defaults {min(defaults) * 1e3:.3f}-{max(defaults) * 1e3:.3f} ms); best known "
       f"speedup {best:.3f} ({against}); "
@@ -63,3 +77,15 @@ for strategy, results in by_strategy.items():
     print(f"{strategy:8} {f'{len(hits)}/{len(results)}':>8} {mean:>7} {median:>7} "
           f"{median / fast:>9.3f} {at(fifth):>9.3f} {at(100):>9.3f} "
           f"{statistics.mean(c[-1] for _, c in results):>9.3f} {max(len(c) for _, c in results):>7}")
+
+if confirmed:
+    top = max(float(row["speedup"]) for row in confirmed)
+    print(f"confirmed speedups (best of all runs {top:.2f}):")
+    by = collections.defaultdict(list)
+    for row in confirmed:
+        by[row["strategy"]].append(float(row["speedup"]))
+    for strategy, values in by.items():
+        values.sort()
+        median = statistics.median(values)
+        print(f"{strategy:8} runs {len(values):>2}  lowest {values[0]:.2f} ({values[0] / top:.3f})  "
+              f"median {median:.2f} ({median / top:.3f})  highest {values[-1]:.2f}")

@@ -36,7 +36,7 @@ pooled = statistics.median(defaults)
 def speedup(row, rows):
     if row["status"] != "ok" or not row["median_s"]:
         return 0.0
-    base = pooled if reference == "pooled" or rows[0]["status"] != "ok" else float(rows[0]["median_s"])
+    base = float(rows[0]["median_s"]) if reference == "own" and rows[0]["status"] == "ok" else pooled
     return base / float(row["median_s"])
 
 

@@ -3,8 +3,8 @@
 // (fixed knobs set, others unmentioned). Full mode keeps one index per axis and counts them
 // up as a mixed-radix number, last axis fastest; each candidate sets every knob (an axis that
 // may be unset has "unset" as its choice 0), and only the knobs whose index moved are
-// rewritten between candidates. Memory is a
-// copy of the axes plus one index per axis, whatever the size of the space. Counts are
+// rewritten between candidates. Memory is a copy of the axes plus one index per axis,
+// whatever the size of the space. Counts are
 // computed from the axis sizes with BigCount, never by enumerating. Integer values and
 // defaults are canonical decimals (the parser ensures it), so "is the default" is equality.
 #include <vector>

@@ -55,17 +55,21 @@ std::string canonical_default(const Knob& knob) {
     return knob.type == KnobType::Int ? canonical_int(knob.default_value) : knob.default_value;
 }
 
+/// True when values hold the knob's known default.
+bool lists_default(const Knob& knob, const ValueList& values) {
+    return !knob.default_value.empty() && values.contains(canonical_default(knob));
+}
+
 /// The axis values of a resolved spec; for `~`, whether the knob may also stay unset.
 ChosenValues choose(const ValueSpec& spec, const Knob& knob, ValueList values) {
-    bool representative = spec.kind == ValueSpec::Kind::Representative;
-    bool lists_default = !knob.default_value.empty() && values.contains(canonical_default(knob));
-    return ChosenValues{std::move(values), representative && !knob.default_value.empty() && !lists_default};
+    bool may_be_unset = spec.kind == ValueSpec::Kind::Representative && !knob.default_value.empty() &&
+                        !lists_default(knob, values);
+    return ChosenValues{std::move(values), may_be_unset};
 }
 
 /// True when a `~` spec gave the knob's known default and nothing else.
 bool only_default(const ValueSpec& spec, const Knob& knob, const ValueList& values) {
-    return spec.kind == ValueSpec::Kind::Representative && values.size() == 1 && !knob.default_value.empty() &&
-           values.contains(canonical_default(knob));
+    return spec.kind == ValueSpec::Kind::Representative && values.size() == 1 && lists_default(knob, values);
 }
 
 std::string join(const std::vector<std::string>& names) {

@@ -214,30 +214,47 @@ private:
         return sample;
     }
 
-    Point construct(const Point& incumbent, const Effects& effects, const FeasibilityModel& feasibility,
-                    std::size_t max_changes) const {
-        struct Move {
-            double delta;
-            std::size_t dim;
-            std::uint32_t choice;
-        };
+    /// One knob changed to one value, and the predicted change of log time (negative: faster).
+    struct Move {
+        double delta;
+        std::size_t dim;
+        std::uint32_t choice;
+    };
+
+    /// For each dimension, its best change of point under effects that predicts a change of
+    /// log time below max_delta, among values with P(feasible) of at least min_feasible;
+    /// largest predicted gain first.
+    std::vector<Move> ranked_moves(const Point& point, const Effects& effects, double max_delta,
+                                   const FeasibilityModel& feasibility, double min_feasible) const {
         std::vector<Move> moves;
         for (std::size_t d = 0; d < space_.dimensions(); ++d) {
-            Move best{0.0, d, incumbent[d]};
+            Move best{max_delta, d, point[d]};
             for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
-                double delta = effects[d][c] - effects[d][incumbent[d]];
-                if (c != incumbent[d] && delta < best.delta) best = {delta, d, c};
+                double delta = effects[d][c] - effects[d][point[d]];
+                if (c != point[d] && delta < best.delta && feasibility.value(d, c) >= min_feasible) best = {delta, d, c};
             }
-            if (best.choice != incumbent[d]) moves.push_back(best);
+            if (best.choice != point[d]) moves.push_back(best);
         }
         std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.delta < b.delta; });
+        return moves;
+    }
+
+    /// P(point with move made builds) / P(point builds), by the feasibility model.
+    static double feasibility_ratio(const FeasibilityModel& feasibility, const Point& point, const Move& move) {
+        return feasibility.value(move.dim, move.choice) /
+               (point[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, point[move.dim]));
+    }
+
+    /// incumbent with at most max_changes of the changes a posterior draw (effects) favours,
+    /// greedily while P(feasible) x predicted gain - P(failure) x kFailureCost grows.
+    Point construct(const Point& incumbent, const Effects& effects, const FeasibilityModel& feasibility,
+                    std::size_t max_changes) const {
         Point point = incumbent;
         double gain = 0, utility = 0, p = feasibility.route(incumbent);
         std::size_t made = 0;
-        for (std::size_t k = 0; k < moves.size() && made < max_changes; ++k) {
-            const Move& move = moves[k];
-            double p_next = p * feasibility.value(move.dim, move.choice) /
-                            (incumbent[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, incumbent[move.dim]));
+        for (const Move& move : ranked_moves(incumbent, effects, 0.0, feasibility, 0.0)) {
+            if (made == max_changes) break;
+            double p_next = p * feasibility_ratio(feasibility, incumbent, move);
             double utility_next = p_next * (gain - move.delta) - (1 - p_next) * kFailureCost;
             if (utility_next <= utility) continue;
             ++made;
@@ -257,27 +274,11 @@ private:
     /// point with at most max_changes of the changes the model is confident about, largest
     /// predicted gain first, while they together still build with probability kExploitFeasible.
     Point exploit(Point point, const Effects& mean, const FeasibilityModel& feasibility, std::size_t max_changes) const {
-        struct Move {
-            double delta;
-            std::size_t dim;
-            std::uint32_t choice;
-        };
-        std::vector<Move> moves;
-        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
-            Move best{-kConfidentGain, d, point[d]};
-            for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
-                double delta = mean[d][c] - mean[d][point[d]];
-                if (c != point[d] && delta < best.delta && feasibility.value(d, c) >= kConfidentFeasible) best = {delta, d, c};
-            }
-            if (best.choice != point[d]) moves.push_back(best);
-        }
-        std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.delta < b.delta; });
         double p = 1.0;
         std::size_t made = 0;
-        for (const Move& move : moves) {
+        for (const Move& move : ranked_moves(point, mean, -kConfidentGain, feasibility, kConfidentFeasible)) {
             if (made == max_changes) break;
-            double p_next = p * feasibility.value(move.dim, move.choice) /
-                            (point[move.dim] == 0 ? 1.0 : feasibility.value(move.dim, point[move.dim]));
+            double p_next = p * feasibility_ratio(feasibility, point, move);
             if (p_next < kExploitFeasible) break;
             p = p_next;
             point[move.dim] = move.choice;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "knobs/adapters/gcc_adapter.hpp"
+#include "adapters/gcc_adapter.hpp"
 
 namespace {
 

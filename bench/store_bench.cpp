@@ -83,7 +83,7 @@ Evaluation make_evaluation(std::size_t i) {
 // Gives the store what a finished study has (header, default route, outcome) and moves it.
 void keep_as_study(const fs::path& store_path, const fs::path& keep) {
     {
-        StudyStore store = StudyStore::open(store_path);
+        std::unique_ptr<StudyStore> store = StudyStore::open(store_path);
         routetune::StudyHeader header;
         header.name = "store_bench";
         header.spec_sha256 = std::string(64, 'b');
@@ -94,18 +94,18 @@ void keep_as_study(const fs::path& store_path, const fs::path& keep) {
         header.tool_version = "bench";
         header.command_line = "store_bench";
         header.created_at = routetune::iso8601_utc_now();
-        store.write_header(header);
+        store->write_header(header);
         Evaluation default_route = make_evaluation(0);
         default_route.route = routetune::Route();
         default_route.phase = "default";
         default_route.status = routetune::Status::Ok;
         default_route.message = "";
-        store.record(default_route);
+        store->record(default_route);
         routetune::StudyOutcome outcome;
         outcome.outcome = "default-stays";
         outcome.message = "no route's median was 1.02x the default's or better";
         outcome.recorded_at = routetune::iso8601_utc_now();
-        store.record_outcome(outcome);
+        store->record_outcome(outcome);
     }
     fs::rename(store_path, keep);
     fs::remove(store_path.string() + ".lock");
@@ -133,25 +133,25 @@ int main(int argc, char** argv) {
         fs::remove(store_path.string() + "-shm");
         Stopwatch watch;
         {
-            StudyStore store = StudyStore::open(store_path);
+            std::unique_ptr<StudyStore> store = StudyStore::open(store_path);
             for (std::size_t i = 0; i < n; i += batch) {
                 std::vector<Evaluation> chunk(evaluations.begin() + i, evaluations.begin() + std::min(n, i + batch));
-                store.record_many(chunk);
+                store->record_many(chunk);
             }
         }
         insert.add(watch);
         {
-            StudyStore store = StudyStore::open(store_path);
+            std::unique_ptr<StudyStore> store = StudyStore::open(store_path);
             const int singles = 50;
             Stopwatch one;
-            for (int k = 0; k < singles; ++k) store.record(make_evaluation(n + k));
+            for (int k = 0; k < singles; ++k) store->record(make_evaluation(n + k));
             record_one.add(one, 1.0 / singles);
         }
     }
     for (int rep = 0; rep < reps; ++rep) {
         Stopwatch watch;
-        StudyStore store = StudyStore::open(store_path);
-        auto all = store.evaluations(routetune::CaseRows::Load);
+        std::unique_ptr<StudyStore> store = StudyStore::open(store_path);
+        auto all = store->evaluations(routetune::CaseRows::Load);
         load_all.add(watch);
         if (all.size() != n + 50 || all.back().cases.size() != 3) {
             std::fprintf(stderr, "unexpected contents: %zu evaluations\n", all.size());
@@ -160,15 +160,15 @@ int main(int argc, char** argv) {
     }
     for (int rep = 0; rep < reps; ++rep) {
         Stopwatch watch;
-        StudyStore store = StudyStore::open(store_path);
-        auto all = store.evaluations(routetune::CaseRows::Skip);
+        std::unique_ptr<StudyStore> store = StudyStore::open(store_path);
+        auto all = store->evaluations(routetune::CaseRows::Skip);
         load_index.add(watch);
     }
     for (int rep = 0; rep < reps; ++rep) {
         std::string hash = evaluations[(n / 7) * (rep + 1) % n].route.hash();
         Stopwatch watch;
-        StudyStore store = StudyStore::open(store_path);
-        auto found = store.find(hash);
+        std::unique_ptr<StudyStore> store = StudyStore::open(store_path);
+        auto found = store->find(hash);
         lookup.add(watch);
         if (!found || found->cases.size() != 3) {
             std::fprintf(stderr, "lookup failed\n");

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "search/search_space.hpp"
-#include "search/simulation.hpp"
-#include "search/synthetic_landscape.hpp"
+#include "search/sim/simulation.hpp"
+#include "search/sim/synthetic_landscape.hpp"
 
 using namespace routetune;
 

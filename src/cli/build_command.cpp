@@ -7,10 +7,10 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "eval/artifact_manifest.hpp"
+#include "study/artifact_manifest.hpp"
 #include "eval/evaluator.hpp"
-#include "eval/study_opening.hpp"
-#include "eval/study_setup.hpp"
+#include "study/study_opening.hpp"
+#include "study/study_setup.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
 

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <unistd.h>
 
-#include "eval/study_setup.hpp"
+#include "study/study_setup.hpp"
 #include "routetune/error.hpp"
 #include "util/text.hpp"
 

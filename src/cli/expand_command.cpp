@@ -6,7 +6,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "routes/expand_report.hpp"
+#include "report/expand_report.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "routetune/spec.hpp"

@@ -5,7 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "routetune/error.hpp"
-#include "eval/trtexec_study.hpp"
+#include "gpt/trtexec_study.hpp"
 #include "util/files.hpp"
 
 namespace routetune::cli {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "eval/trtexec_study.hpp"
+#include "gpt/trtexec_study.hpp"
 
 namespace routetune::cli {
 

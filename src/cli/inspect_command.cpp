@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "eval/artifact_manifest.hpp"
+#include "study/artifact_manifest.hpp"
 #include "report/inspect_report.hpp"
 
 namespace routetune::cli {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "eval/study_runner.hpp"
+#include "study/study_runner.hpp"
 #include "report/render.hpp"
 #include "routetune/error.hpp"
 #include "store/study_store.hpp"

@@ -14,7 +14,7 @@
 #include "routetune/error.hpp"
 #include "routetune/expression.hpp"
 #include "routetune/spec.hpp"
-#include "search/simulation.hpp"
+#include "search/sim/simulation.hpp"
 #include "store/study_store.hpp"
 
 namespace routetune::cli {
@@ -62,10 +62,10 @@ int run(const SimulateOptions& options) {
     if (options.budget == 0) throw UsageError("--budget must be at least 1");
     if (options.seeds == 0) throw UsageError("--seeds must be at least 1");
     if (!(options.target > 0 && options.target <= 1)) throw UsageError("--target must be in (0, 1]");
-    StudyStore store = StudyStore::open_read_only(options.cache);
-    StudyHeader header = store.read_header().value_or(StudyHeader{});
+    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(options.cache);
+    StudyHeader header = store->read_header().value_or(StudyHeader{});
     std::vector<Observation> record;
-    for (const Evaluation& evaluation : store.evaluations(CaseRows::Skip)) {
+    for (const Evaluation& evaluation : store->evaluations(CaseRows::Skip)) {
         if (evaluation.status == Status::Pending) continue;
         record.push_back({evaluation.route, evaluation.status, evaluation.timing.median_s,
                           evaluation.timing.ci_low_s, evaluation.timing.ci_high_s});

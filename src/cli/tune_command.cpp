@@ -7,11 +7,11 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "eval/artifact_manifest.hpp"
-#include "eval/study_runner.hpp"
+#include "study/artifact_manifest.hpp"
+#include "study/study_runner.hpp"
 #include "report/progress_line.hpp"
 #include "report/render.hpp"
-#include "routes/expand_report.hpp"
+#include "report/expand_report.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune::cli {

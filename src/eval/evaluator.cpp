@@ -16,7 +16,7 @@
 #include <limits>
 
 #include "eval/accuracy.hpp"
-#include "eval/placeholders.hpp"
+#include "spec/placeholders.hpp"
 #include "eval/reported_time.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"

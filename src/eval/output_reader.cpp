@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "knobs/adapters/trtexec_catalog_parser.hpp"
+#include "adapters/trtexec_catalog_parser.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune {

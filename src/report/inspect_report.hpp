@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "eval/artifact_manifest.hpp"
+#include "study/artifact_manifest.hpp"
 
 namespace routetune {
 

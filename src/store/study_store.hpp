@@ -1,7 +1,7 @@
-// The study store: one SQLite file per study holding its header, one row per evaluation (with
-// its per-case results in a child table), the interleaved confirmation and the outcome. Every
-// record() is its own committed, fsynced transaction, so a kill -9 loses at most the
-// evaluations in flight. One process writes; others may read while it does (WAL).
+// The study store interface: a study's header, one record per evaluation (with its per-case
+// results), the interleaved confirmation and the outcome. Every record() is its own durable
+// transaction, so a kill -9 loses at most the evaluations in flight. Backends live below
+// (sqlite/: one file per study, the embedded default); no caller names a backend.
 #pragma once
 
 #include <cstdint>
@@ -67,66 +67,58 @@ struct StudyOutcome {
 /// Whether reading evaluations also reads their per-case rows.
 enum class CaseRows { Load, Skip };
 
-/// An open study store. Methods are thread-safe (one connection behind a mutex).
+/// An open study store: the operations a study, a report, a simulation and GPT import/export
+/// need, whatever the backend (SQLite file today). Implementations are thread-safe.
 class StudyStore {
 public:
-    /// Opens the store at path for writing, creating it and its parent folders when absent and
-    /// upgrading an older schema; holds "<path>.lock" so no other open() succeeds meanwhile.
-    /// Throws UsageError for a foreign file or a newer schema, RuntimeFailure when the file
-    /// cannot be opened or another writer holds it.
-    static StudyStore open(const std::filesystem::path& path);
-    /// Opens an existing store for reading only (report); same errors; never creates.
-    static StudyStore open_read_only(const std::filesystem::path& path);
+    virtual ~StudyStore() = default;
 
-    StudyStore(StudyStore&&) noexcept;
-    StudyStore& operator=(StudyStore&&) noexcept;
-    ~StudyStore();
+    /// Opens the store at location for writing, creating it when absent and upgrading an older
+    /// schema; only one writer at a time. Throws UsageError for a foreign file or a newer
+    /// schema, RuntimeFailure when it cannot be opened or another writer holds it.
+    static std::unique_ptr<StudyStore> open(const std::filesystem::path& location);
+    /// Opens an existing store for reading only (report, simulate); same errors; never creates.
+    static std::unique_ptr<StudyStore> open_read_only(const std::filesystem::path& location);
 
-    /// The file.
-    const std::filesystem::path& path() const;
-    /// The schema version the file had when opened (0 for a new file).
-    int opened_schema_version() const;
+    /// Where the store is, for messages (a file path).
+    virtual std::string location() const = 0;
+    /// The schema version the store had when opened (0 for a new store).
+    virtual int opened_schema_version() const = 0;
 
     /// Writes (or replaces) the study header.
-    void write_header(const StudyHeader& header);
+    virtual void write_header(const StudyHeader& header) = 0;
     /// The header, or nullopt before write_header.
-    std::optional<StudyHeader> read_header() const;
+    virtual std::optional<StudyHeader> read_header() const = 0;
 
     /// Records that route started (status pending) and returns its row id; record() of the
     /// same route later replaces the pending row.
-    std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at);
+    virtual std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at) = 0;
     /// Stores a finished evaluation (and its cases) in one durable transaction, replacing any
     /// pending row of the same route; returns the new row id.
-    std::int64_t record(const Evaluation& evaluation);
+    virtual std::int64_t record(const Evaluation& evaluation) = 0;
     /// Stores many evaluations in one transaction (imports, benchmarks); returns their ids.
-    std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations);
+    virtual std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations) = 0;
 
     /// Sets the artifact path of evaluation id ("" once its artifact is deleted).
-    void update_artifact_path(std::int64_t id, const std::string& artifact_path);
+    virtual void update_artifact_path(std::int64_t id, const std::string& artifact_path) = 0;
 
     /// Every evaluation: finished ones in the order they finished, then pending ones.
-    std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const;
+    virtual std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const = 0;
     /// Fills evaluation.cases from the store (after evaluations(CaseRows::Skip)).
-    void load_cases(Evaluation& evaluation) const;
+    virtual void load_cases(Evaluation& evaluation) const = 0;
     /// The latest finished evaluation of the route with this hash (Route::hash()), or nullopt.
-    std::optional<Evaluation> find(const std::string& route_hash) const;
+    virtual std::optional<Evaluation> find(const std::string& route_hash) const = 0;
     /// The number of evaluation rows (pending included).
-    std::size_t count() const;
+    virtual std::size_t count() const = 0;
 
     /// Stores (replacing) the confirmation.
-    void record_confirmation(const StudyConfirmation& confirmation);
+    virtual void record_confirmation(const StudyConfirmation& confirmation) = 0;
     /// The confirmation, or nullopt.
-    std::optional<StudyConfirmation> read_confirmation() const;
+    virtual std::optional<StudyConfirmation> read_confirmation() const = 0;
     /// Stores (replacing) the outcome.
-    void record_outcome(const StudyOutcome& outcome);
+    virtual void record_outcome(const StudyOutcome& outcome) = 0;
     /// The outcome, or nullopt while the study has not finished.
-    std::optional<StudyOutcome> read_outcome() const;
-
-    struct Impl;
-
-private:
-    explicit StudyStore(std::unique_ptr<Impl> impl);
-    std::unique_ptr<Impl> impl_;
+    virtual std::optional<StudyOutcome> read_outcome() const = 0;
 };
 
 /// Samples as text ("0.25 0.5"), exact: shortest round-trip decimal of each double.

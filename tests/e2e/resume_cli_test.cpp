@@ -21,9 +21,9 @@ const std::map<std::string, std::string> kSlowRuns{{"FAKE_RUN_SLEEP_S", "0.02"}}
 std::size_t finished_in(const fs::path& cache) {
     if (!fs::exists(cache)) return 0;
     try {
-        StudyStore store = StudyStore::open_read_only(cache);
+        std::unique_ptr<StudyStore> store = StudyStore::open_read_only(cache);
         std::size_t n = 0;
-        for (const auto& e : store.evaluations(CaseRows::Skip)) n += e.status != Status::Pending;
+        for (const auto& e : store->evaluations(CaseRows::Skip)) n += e.status != Status::Pending;
         return n;
     } catch (const std::exception&) {
         return 0;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "search/search_space.hpp"
-#include "search/synthetic_landscape.hpp"
+#include "search/sim/synthetic_landscape.hpp"
 #include "store/study_store.hpp"
 #include "util/process.hpp"
 
@@ -53,13 +53,13 @@ protected:
             evaluations.push_back(evaluation);
         }
         cache_ = dir_ / "study.sqlite";
-        StudyStore store = StudyStore::open(cache_);
+        std::unique_ptr<StudyStore> store = StudyStore::open(cache_);
         StudyHeader header;
         header.name = "synthetic";
         header.mode = "full";
         header.expression = landscape.expression().text;
-        store.write_header(header);
-        store.record_many(evaluations);
+        store->write_header(header);
+        store->record_many(evaluations);
         points_ = size;
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/cli_harness.hpp"
-#include "store/trtexec_cache.hpp"
+#include "gpt/trtexec_cache.hpp"
 
 namespace routetune::e2e {
 namespace {

@@ -1,4 +1,4 @@
-#include "eval/artifact_manifest.hpp"
+#include "study/artifact_manifest.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

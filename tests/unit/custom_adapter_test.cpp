@@ -1,8 +1,8 @@
 // The custom adapter and the declared-knob helpers every adapter shares.
 #include <gtest/gtest.h>
 
-#include "knobs/adapters/custom_adapter.hpp"
-#include "knobs/declared_knobs.hpp"
+#include "adapters/custom_adapter.hpp"
+#include "adapters/declared_knobs.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune {

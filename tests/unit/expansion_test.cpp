@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "routes/expand_report.hpp"
+#include "report/expand_report.hpp"
 #include "routetune/error.hpp"
 #include "routetune/expression.hpp"
 #include "unit/routes_catalog.hpp"

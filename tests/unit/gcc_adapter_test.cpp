@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <fstream>
 
-#include "knobs/adapters/gcc_adapter.hpp"
-#include "knobs/adapters/gcc_flags.hpp"
-#include "knobs/catalog_cache.hpp"
+#include "adapters/gcc_adapter.hpp"
+#include "adapters/gcc_flags.hpp"
+#include "adapters/catalog_cache.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
 

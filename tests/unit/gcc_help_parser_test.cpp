@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "knobs/adapters/gcc_help_parser.hpp"
+#include "adapters/gcc_help_parser.hpp"
 #include "routetune/catalog.hpp"
 
 namespace routetune {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "knobs/adapters/gcc_probe.hpp"
+#include "adapters/gcc_probe.hpp"
 
 namespace routetune {
 namespace {

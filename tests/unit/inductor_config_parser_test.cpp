@@ -7,8 +7,8 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "knobs/adapters/inductor_adapter.hpp"
-#include "knobs/adapters/inductor_config_parser.hpp"
+#include "adapters/inductor_adapter.hpp"
+#include "adapters/inductor_config_parser.hpp"
 #include "routetune/error.hpp"
 #include "util/process.hpp"
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "knobs/adapters/nvcc_adapter.hpp"
+#include "adapters/nvcc_adapter.hpp"
 #include "routetune/error.hpp"
 #include "util/process.hpp"
 

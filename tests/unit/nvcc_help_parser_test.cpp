@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "knobs/adapters/nvcc_adapter.hpp"
-#include "knobs/adapters/nvcc_help_parser.hpp"
+#include "adapters/nvcc_adapter.hpp"
+#include "adapters/nvcc_help_parser.hpp"
 
 namespace routetune {
 namespace {

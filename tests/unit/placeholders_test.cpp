@@ -1,7 +1,7 @@
 // Placeholder expansion: whole-item lists, text substitution, and the errors.
 #include <gtest/gtest.h>
 
-#include "eval/placeholders.hpp"
+#include "spec/placeholders.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune {

@@ -2,8 +2,8 @@
 
 #include "routetune/error.hpp"
 #include "search/search_space.hpp"
-#include "search/simulation.hpp"
-#include "search/synthetic_landscape.hpp"
+#include "search/sim/simulation.hpp"
+#include "search/sim/synthetic_landscape.hpp"
 
 namespace routetune {
 namespace {

@@ -10,7 +10,7 @@
 #include "search/budget.hpp"
 #include "search/feasibility_model.hpp"
 #include "search/search_space.hpp"
-#include "search/synthetic_landscape.hpp"
+#include "search/sim/synthetic_landscape.hpp"
 
 namespace routetune {
 namespace {

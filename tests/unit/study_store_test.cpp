@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "routetune/error.hpp"
-#include "store/store_schema.hpp"
+#include "store/sqlite/store_schema.hpp"
 #include "store/study_store.hpp"
 
 namespace routetune {
@@ -125,48 +125,48 @@ TEST_F(StudyStoreTest, EveryFieldRoundTripsAndSurvivesReopen) {
     Evaluation evaluation = sample_evaluation("-O=3 -funroll-loops=on");
     std::int64_t id = 0;
     {
-        StudyStore store = StudyStore::open(path_);
-        EXPECT_EQ(store.opened_schema_version(), 0);
-        EXPECT_FALSE(store.read_header().has_value());
-        store.write_header(sample_header());
-        id = store.record(evaluation);
+        std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+        EXPECT_EQ(store->opened_schema_version(), 0);
+        EXPECT_FALSE(store->read_header().has_value());
+        store->write_header(sample_header());
+        id = store->record(evaluation);
         EXPECT_GT(id, 0);
-        auto all = store.evaluations();
+        auto all = store->evaluations();
         ASSERT_EQ(all.size(), 1u);
         EXPECT_EQ(all[0].id, id);
         expect_same(evaluation, all[0]);
     }
-    StudyStore store = StudyStore::open(path_);
-    EXPECT_EQ(store.opened_schema_version(), 1);
-    EXPECT_EQ(store.read_header(), sample_header());
-    auto found = store.find(evaluation.route.hash());
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    EXPECT_EQ(store->opened_schema_version(), 1);
+    EXPECT_EQ(store->read_header(), sample_header());
+    auto found = store->find(evaluation.route.hash());
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->id, id);
     expect_same(evaluation, *found);
-    EXPECT_FALSE(store.find(Route::parse("-O=2").hash()).has_value());
+    EXPECT_FALSE(store->find(Route::parse("-O=2").hash()).has_value());
 }
 
 TEST_F(StudyStoreTest, DefaultRouteAndSkippedCaseRows) {
-    StudyStore store = StudyStore::open(path_);
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
     Evaluation evaluation = sample_evaluation("");
-    store.record(evaluation);
-    auto all = store.evaluations(CaseRows::Skip);
+    store->record(evaluation);
+    auto all = store->evaluations(CaseRows::Skip);
     ASSERT_EQ(all.size(), 1u);
     EXPECT_TRUE(all[0].route.empty());
     EXPECT_TRUE(all[0].cases.empty());
-    store.load_cases(all[0]);
+    store->load_cases(all[0]);
     expect_same(evaluation, all[0]);
 }
 
 TEST_F(StudyStoreTest, PendingRowsAreReplacedAndFinishOrderKept) {
-    StudyStore store = StudyStore::open(path_);
-    store.record(sample_evaluation("-O=1"));
-    store.mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:10:00Z");
-    store.mark_pending(Route::parse("-O=3"), "fast", "2026-11-29T23:10:00Z");
-    store.record(sample_evaluation("-O=3", Status::BuildFailed));
-    EXPECT_EQ(store.count(), 3u);
-    EXPECT_FALSE(store.find(Route::parse("-O=2").hash()).has_value());
-    auto all = store.evaluations();
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    store->record(sample_evaluation("-O=1"));
+    store->mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:10:00Z");
+    store->mark_pending(Route::parse("-O=3"), "fast", "2026-11-29T23:10:00Z");
+    store->record(sample_evaluation("-O=3", Status::BuildFailed));
+    EXPECT_EQ(store->count(), 3u);
+    EXPECT_FALSE(store->find(Route::parse("-O=2").hash()).has_value());
+    auto all = store->evaluations();
     ASSERT_EQ(all.size(), 3u);
     EXPECT_EQ(all[0].route.to_string(), "-O=1");
     EXPECT_EQ(all[1].route.to_string(), "-O=3");
@@ -179,42 +179,42 @@ TEST_F(StudyStoreTest, PendingRowsAreReplacedAndFinishOrderKept) {
 }
 
 TEST_F(StudyStoreTest, FindReturnsTheLatestFinishedEvaluation) {
-    StudyStore store = StudyStore::open(path_);
-    store.record(sample_evaluation("-O=2", Status::RunTimeout));
-    std::int64_t second = store.record(sample_evaluation("-O=2", Status::Ok));
-    auto found = store.find(Route::parse("-O=2").hash());
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    store->record(sample_evaluation("-O=2", Status::RunTimeout));
+    std::int64_t second = store->record(sample_evaluation("-O=2", Status::Ok));
+    auto found = store->find(Route::parse("-O=2").hash());
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->id, second);
     EXPECT_EQ(found->status, Status::Ok);
-    store.update_artifact_path(second, "");
-    EXPECT_EQ(store.find(Route::parse("-O=2").hash())->artifact_path, "");
+    store->update_artifact_path(second, "");
+    EXPECT_EQ(store->find(Route::parse("-O=2").hash())->artifact_path, "");
 }
 
 TEST_F(StudyStoreTest, RecordManyStoresInOrder) {
-    StudyStore store = StudyStore::open(path_);
-    auto ids = store.record_many({sample_evaluation("-O=1"), sample_evaluation("-O=2")});
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    auto ids = store->record_many({sample_evaluation("-O=1"), sample_evaluation("-O=2")});
     ASSERT_EQ(ids.size(), 2u);
     EXPECT_LT(ids[0], ids[1]);
-    auto all = store.evaluations();
+    auto all = store->evaluations();
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[1].route.to_string(), "-O=2");
     EXPECT_EQ(all[1].cases.size(), 2u);
 }
 
 TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
-    StudyStore store = StudyStore::open(path_);
-    EXPECT_FALSE(store.read_confirmation().has_value());
-    EXPECT_FALSE(store.read_outcome().has_value());
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    EXPECT_FALSE(store->read_confirmation().has_value());
+    EXPECT_FALSE(store->read_outcome().has_value());
     StudyConfirmation confirmation;
     confirmation.rounds = 5;
     confirmation.recorded_at = "2026-11-29T23:20:00Z";
     confirmation.routes.push_back({Route(), true, {{1.0, 1.1}, 1.05, 1.0, 1.1}, 1, 1, 1});
     confirmation.routes.push_back({Route::parse("-O=3"), false, {{0.5, 0.6}, 0.55, 0.5, 0.6}, 1.9, 1.7, 2.1});
-    store.record_confirmation(confirmation);
+    store->record_confirmation(confirmation);
     confirmation.routes.pop_back();
     confirmation.routes.push_back({Route::parse("-O=2"), false, {{0.7}, 0.7, 0.7, 0.7}, 1.5, 1.4, 1.6});
-    store.record_confirmation(confirmation);
-    auto read = store.read_confirmation();
+    store->record_confirmation(confirmation);
+    auto read = store->read_confirmation();
     ASSERT_TRUE(read.has_value());
     EXPECT_EQ(read->rounds, 5);
     EXPECT_EQ(read->recorded_at, "2026-11-29T23:20:00Z");
@@ -238,8 +238,8 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     outcome.artifact_sha256 = std::string(64, 'b');
     outcome.message = "confirmed";
     outcome.recorded_at = "2026-11-29T23:21:00Z";
-    store.record_outcome(outcome);
-    auto stored = store.read_outcome();
+    store->record_outcome(outcome);
+    auto stored = store->read_outcome();
     ASSERT_TRUE(stored.has_value());
     EXPECT_EQ(stored->outcome, "improved");
     EXPECT_EQ(stored->winner, outcome.winner);
@@ -253,8 +253,8 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
 
     outcome = StudyOutcome{};
     outcome.outcome = "default-stays";
-    store.record_outcome(outcome);
-    stored = store.read_outcome();
+    store->record_outcome(outcome);
+    stored = store->read_outcome();
     EXPECT_EQ(stored->outcome, "default-stays");
     EXPECT_FALSE(stored->winner.has_value());
     EXPECT_FALSE(stored->recorded_at.empty());
@@ -280,7 +280,7 @@ std::string open_error(const fs::path& path, bool read_only = false) {
 }
 
 TEST_F(StudyStoreTest, NewerSchemaIsRefused) {
-    StudyStore::open(path_).record(sample_evaluation("-O=1"));
+    StudyStore::open(path_)->record(sample_evaluation("-O=1"));
     set_schema_version(path_, "99");
     EXPECT_EQ(open_error(path_), path_.string() + ": study store schema version 99 is newer than this routetune "
                                                   "understands (1); use a newer routetune");
@@ -304,18 +304,18 @@ TEST_F(StudyStoreTest, ForeignFilesAreRefused) {
 }
 
 TEST_F(StudyStoreTest, ReaderSeesCommitsWhileTheWriterIsOpen) {
-    StudyStore writer = StudyStore::open(path_);
-    writer.record(sample_evaluation("-O=1"));
-    StudyStore reader = StudyStore::open_read_only(path_);
-    EXPECT_EQ(reader.count(), 1u);
-    writer.record(sample_evaluation("-O=2"));
-    EXPECT_EQ(reader.count(), 2u);
-    EXPECT_EQ(reader.evaluations().back().route.to_string(), "-O=2");
+    std::unique_ptr<StudyStore> writer = StudyStore::open(path_);
+    writer->record(sample_evaluation("-O=1"));
+    std::unique_ptr<StudyStore> reader = StudyStore::open_read_only(path_);
+    EXPECT_EQ(reader->count(), 1u);
+    writer->record(sample_evaluation("-O=2"));
+    EXPECT_EQ(reader->count(), 2u);
+    EXPECT_EQ(reader->evaluations().back().route.to_string(), "-O=2");
 }
 
 TEST_F(StudyStoreTest, OneWriterAtATime) {
     {
-        StudyStore writer = StudyStore::open(path_);
+        std::unique_ptr<StudyStore> writer = StudyStore::open(path_);
         try {
             StudyStore::open(path_);
             FAIL() << "a second writer opened the store";
@@ -336,10 +336,10 @@ TEST_F(StudyStoreTest, RecordedEvaluationSurvivesKillNine) {
     ASSERT_GE(child, 0);
     if (child == 0) {
         close(pipe_fds[0]);
-        StudyStore store = StudyStore::open(path_);
-        store.write_header(sample_header());
-        store.record(sample_evaluation("-O=3 -funroll-loops=on"));
-        store.mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:30:00Z");
+        std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+        store->write_header(sample_header());
+        store->record(sample_evaluation("-O=3 -funroll-loops=on"));
+        store->mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:30:00Z");
         char done = 'x';
         if (write(pipe_fds[1], &done, 1) != 1) _exit(2);
         for (;;) pause();
@@ -354,25 +354,25 @@ TEST_F(StudyStoreTest, RecordedEvaluationSurvivesKillNine) {
     ASSERT_TRUE(WIFSIGNALED(status));
     EXPECT_EQ(WTERMSIG(status), SIGKILL);
 
-    StudyStore store = StudyStore::open(path_);  // the killed writer's lock is gone with it
-    EXPECT_EQ(store.read_header(), sample_header());
-    auto found = store.find(Route::parse("-O=3 -funroll-loops=on").hash());
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);  // the killed writer's lock is gone with it
+    EXPECT_EQ(store->read_header(), sample_header());
+    auto found = store->find(Route::parse("-O=3 -funroll-loops=on").hash());
     ASSERT_TRUE(found.has_value());
     expect_same(sample_evaluation("-O=3 -funroll-loops=on"), *found);
-    auto all = store.evaluations();
+    auto all = store->evaluations();
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[1].status, Status::Pending);
 }
 
 TEST_F(StudyStoreTest, CorruptRouteTextIsARuntimeFailure) {
-    StudyStore::open(path_).record(sample_evaluation("-O=1"));
+    StudyStore::open(path_)->record(sample_evaluation("-O=1"));
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
     EXPECT_EQ(sqlite3_exec(db, "UPDATE evaluation SET route = '-O=1 -O=2'", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
-    StudyStore store = StudyStore::open(path_);
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
     try {
-        store.evaluations();
+        store->evaluations();
         FAIL() << "expected a RuntimeFailure";
     } catch (const RuntimeFailure& error) {
         EXPECT_NE(std::string(error.what()).find(path_.string() + ": corrupt route '-O=1 -O=2' in the store"),

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "knobs/adapters/trtexec_adapter.hpp"
-#include "knobs/adapters/trtexec_catalog_parser.hpp"
+#include "adapters/trtexec_adapter.hpp"
+#include "adapters/trtexec_catalog_parser.hpp"
 #include "routetune/error.hpp"
 #include "util/process.hpp"
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "routetune/error.hpp"
-#include "store/trtexec_cache.hpp"
+#include "gpt/trtexec_cache.hpp"
 
 namespace routetune {
 namespace {

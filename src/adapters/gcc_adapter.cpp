@@ -1,0 +1,127 @@
+// GCC discovery: identify the executable (path, version, SHA-256) and look the catalog up in
+// the catalog cache under that identity plus the base flags. On a miss, run
+// `gcc -Q --help=optimizers --help=params --help=target BASE...` in the C locale and parse
+// its three sections, take help texts from the same run without -Q, check that the base
+// flags alone compile the tiny program, probe every knob value in batches (gcc_probe.cpp;
+// the -O knob too), tag "inactive-at-O0" when the base level is -O0, and store the result.
+// User-declared knobs are added after the cache, so editing them never needs a rediscovery.
+#include "adapters/gcc_adapter.hpp"
+
+#include "adapters/gcc_flags.hpp"
+#include "adapters/gcc_help_parser.hpp"
+#include "adapters/catalog_cache.hpp"
+#include "routetune/error.hpp"
+#include "util/files.hpp"
+#include "util/process.hpp"
+
+namespace routetune {
+
+namespace {
+
+const std::string probe_program = "int main(void){return 0;}\n";
+
+// Test compiles get a timeout and a memory limit: an extreme value may make cc1 slow or
+// greedy, and such a value counts as rejected. They run in a scratch folder, since some flags
+// write files beside the source (-fsave-optimization-record, -fstack-usage, dumps).
+ProcessResult run_compiler(const CompilerIdentity& identity, std::vector<std::string> args,
+                           const std::filesystem::path& cwd, const std::string& stdin_data = {}) {
+    ProcessSpec spec;
+    spec.cwd = cwd;
+    spec.argv = {identity.path};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.env.emplace("LC_ALL", "C");
+    spec.timeout_s = stdin_data.empty() ? 60 : 20;
+    spec.memory_limit_bytes = stdin_data.empty() ? 0 : std::uint64_t{4} << 30;
+    spec.output_cap = 4 << 20;
+    spec.stdin_data = stdin_data;
+    return run_process(spec);
+}
+
+std::string describe_failure(const ProcessResult& result) {
+    if (!result.error.empty()) return result.error;
+    if (result.outcome == ProcessOutcome::TimedOut) return "timed out";
+    if (result.outcome == ProcessOutcome::Signaled) return "killed by signal " + std::to_string(result.signal);
+    return "exit code " + std::to_string(result.exit_code) + ": " + tail_of(result.err, 600);
+}
+
+}  // namespace
+
+GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {
+    if (options_.compiler.empty()) options_.compiler = "gcc";
+}
+
+Catalog GccAdapter::discover() {
+    CompilerIdentity identity = identify_compiler("gcc", options_.compiler);
+    CatalogCache cache(options_.cache_dir);
+    std::string key = CatalogCache::key(identity, options_.base_flags, gcc_discovery_version);
+    std::optional<Catalog> catalog;
+    if (options_.use_cache) catalog = cache.load(key);
+    if (!catalog || catalog->compiler.path != identity.path || catalog->compiler.binary_sha256 != identity.binary_sha256) {
+        catalog = discover_fresh(identity);
+        if (options_.use_cache) cache.store(key, *catalog);
+    }
+    for (const auto& knob : options_.declared_knobs) catalog->add(knob);
+    return *catalog;
+}
+
+Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
+    ++fresh_discoveries_;
+    struct Scratch {
+        std::filesystem::path path = make_scratch_folder(std::filesystem::temp_directory_path(), "routetune-gcc-");
+        ~Scratch() { remove_tree_quietly(path); }
+    } scratch;
+    auto help = [&](bool values) {
+        std::vector<std::string> args = {"--help=optimizers", "--help=params", "--help=target"};
+        if (values) args.insert(args.begin(), "-Q");
+        args.insert(args.end(), options_.base_flags.begin(), options_.base_flags.end());
+        auto result = run_compiler(identity, args, scratch.path);
+        if (!result.succeeded()) {
+            throw UsageError("compiler '" + options_.compiler + "' failed on " + (values ? "-Q " : "") +
+                             "--help=optimizers with the base flags: " + describe_failure(result));
+        }
+        return result.out;
+    };
+    bool cxx = identity.path.find("++") != std::string::npos;
+    std::string language = cxx ? "C++" : "C";
+    std::string states = help(true);
+    std::vector<Knob> knobs = parse_gcc_optimizers(states, language);
+    for (auto& knob : parse_gcc_params(states, language)) knobs.push_back(std::move(knob));
+    for (auto& knob : parse_gcc_target(states, language)) knobs.push_back(std::move(knob));
+    add_gcc_descriptions(knobs, help(false));
+    ProbeCompiler compile = [&](const std::vector<std::string>& flags) {
+        std::vector<std::string> args = options_.base_flags;
+        args.insert(args.end(), flags.begin(), flags.end());
+        for (const char* arg : {"-c", "-o", "/dev/null", "-x", cxx ? "c++" : "c", "-"}) args.push_back(arg);
+        auto result = run_compiler(identity, args, scratch.path, probe_program);
+        return ProbeCompile{result.succeeded(), result.err};
+    };
+    auto baseline = compile({});
+    if (!baseline.accepted) {
+        throw UsageError("compiler '" + options_.compiler + "' rejects the base flags on a test compile: " +
+                         tail_of(baseline.diagnostics, 600));
+    }
+    knobs.push_back(make_gcc_opt_level_knob(options_.base_flags));  // probed too: -Oz is new in GCC 12
+    last_probe_ = probe_gcc_knobs(knobs, compile);
+    ++last_probe_.compiles;
+    if (gcc_opt_level(options_.base_flags) == "0") tag_inactive_at_o0(knobs);
+    Catalog catalog;
+    catalog.compiler = identity;
+    for (auto& knob : knobs) catalog.add(std::move(knob));
+    return catalog;
+}
+
+AppliedRoute GccAdapter::apply(const Route& route, const Catalog& catalog) const {
+    AppliedRoute applied;
+    applied.flags = apply_gcc_route(options_.base_flags, route, catalog);
+    for (const auto& [name, value] : route.assignments()) {
+        const Knob* knob = catalog.find(name);
+        if (knob && !knob->application.env_name.empty()) applied.environment[knob->application.env_name] = value;
+    }
+    return applied;
+}
+
+std::unique_ptr<Adapter> make_gcc_adapter(AdapterOptions options) {
+    return std::make_unique<GccAdapter>(std::move(options));
+}
+
+}  // namespace routetune

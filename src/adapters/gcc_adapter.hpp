@@ -1,0 +1,48 @@
+// The GCC adapter (gcc, g++, cc, gcc-13, ...): discovers its optimizer flags, params and
+// target options from the compiler itself and turns routes into GCC flags.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "adapters/gcc_probe.hpp"
+#include "routetune/adapter.hpp"
+
+namespace routetune {
+
+/// Part of the catalog cache key; bumped whenever parsing or probing changes what a catalog
+/// holds, so entries written by older code are missed.
+inline constexpr const char* gcc_discovery_version = "gcc-discovery-6";
+
+/// One GCC executable with the spec's base flags.
+class GccAdapter : public Adapter {
+public:
+    /// An adapter for options.compiler ("gcc" when empty); nothing runs until discover().
+    explicit GccAdapter(AdapterOptions options);
+
+    /// "gcc".
+    std::string name() const override { return "gcc"; }
+    /// The catalog: from the cache when an entry for this compiler and these base flags
+    /// exists, else by running `-Q --help=...` and probing, then stored in the cache.
+    Catalog discover() override;
+    /// The base flags overridden by the route's flags; declared knobs with an env name go to
+    /// the environment.
+    AppliedRoute apply(const Route& route, const Catalog& catalog) const override;
+
+    /// How many discover() calls ran the compiler (were not served from the cache).
+    std::size_t fresh_discoveries() const { return fresh_discoveries_; }
+    /// What the last fresh discovery's probing did.
+    const ProbeReport& last_probe() const { return last_probe_; }
+
+private:
+    Catalog discover_fresh(const CompilerIdentity& identity);
+
+    AdapterOptions options_;
+    std::size_t fresh_discoveries_ = 0;
+    ProbeReport last_probe_;
+};
+
+/// A GccAdapter as an Adapter (the registry's factory).
+std::unique_ptr<Adapter> make_gcc_adapter(AdapterOptions options);
+
+}  // namespace routetune

@@ -1,0 +1,73 @@
+// `routetune expand` over a catalog: parse the expression (text or file), stream candidates
+// from expand() up to the limit, and print them as text lines or one JSON document. Only the
+// printed candidates are ever built, so `--count` or `--limit` on a space of 10^300
+// candidates returns at once.
+#include "report/expand_report.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+namespace routetune {
+
+BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& axis : expression.axes) {
+        if (!axis.fixed()) sizes.push_back(axis.full_choices());
+    }
+    if (sizes.empty() || max_knobs < 1) return BigCount(0);
+    std::sort(sizes.begin(), sizes.end(), std::greater<>());
+    BigCount bound(1);
+    for (std::size_t i = 0; i < sizes.size() && i < static_cast<std::size_t>(max_knobs); ++i) bound *= sizes[i];
+    return bound;
+}
+
+int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostream& out) {
+    ExpansionMode mode = expansion_mode_from_string(request.mode);
+    ExpressionOptions options;
+    options.include_unsafe = request.include_unsafe;
+    options.source = request.routes_source;
+    Expression expression = request.routes_file.empty() ? parse_expression(request.routes, catalog, options)
+                                                        : parse_expression_file(request.routes_file, catalog, options);
+    BigCount count = count_candidates(expression, mode);
+    std::optional<BigCount> bound;
+    if (mode == ExpansionMode::Mixed) bound = mixed_phase_two_bound(expression, request.mixed_max_knobs);
+
+    nlohmann::ordered_json doc;
+    if (request.json) {
+        doc["mode"] = request.mode;
+        doc["expression"] = expression.text;
+        doc["count"] = count.to_string();
+        if (bound) doc["phase_two_bound"] = bound->to_string();
+    }
+    if (request.count_only) {
+        if (request.json) {
+            out << doc.dump(2) << "\n";
+        } else {
+            out << count.to_string() << "\n";
+        }
+        return 0;
+    }
+    auto stream = expand(expression, mode);
+    std::uint64_t printed = 0;
+    nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
+    while (!request.limit || printed < *request.limit) {
+        auto route = stream->next();
+        if (!route) break;
+        ++printed;
+        if (request.json) {
+            candidates.push_back(route->to_string());
+        } else {
+            out << (route->empty() ? "(default)" : route->to_string()) << "\n";
+        }
+    }
+    if (request.json) {
+        doc["candidates"] = std::move(candidates);
+        out << doc.dump(2) << "\n";
+    } else if (bound) {
+        out << "phase two: at most " << bound->to_string() << " candidates\n";
+    }
+    return 0;
+}
+
+}  // namespace routetune

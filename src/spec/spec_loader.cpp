@@ -1,0 +1,214 @@
+// Spec loading. The TOML text is parsed by toml++ (a syntax error becomes a UsageError with
+// file:line:column), then each table is read through TomlSection, which rejects unknown keys,
+// wrong types and out-of-range numbers where they stand. Paths are resolved against the
+// spec's folder; cross-field rules (placeholders, {input} versus cases, {metrics} versus
+// reported timing) run last, in spec_validation.cpp. A spec without [[case]] gets one case
+// named "default" with no input and no reference.
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "spec/spec_sections.hpp"
+#include "routetune/error.hpp"
+#include "util/sha256.hpp"
+
+namespace routetune {
+
+namespace {
+
+const std::vector<std::string> kSearchModes = {"fast",   "full",   "mixed", "random",
+                                               "greedy", "evolve", "model", "auto"};
+
+std::vector<std::string> adapter_names_for_spec() {
+    std::vector<std::string> names;
+    for (const auto& entry : spec_adapter_defaults()) names.push_back(entry.adapter);
+    return names;
+}
+
+std::vector<std::string> required_command(const TomlSection& section) {
+    if (!section.has("command")) section.fail("", "'command' is required (a non-empty array of strings)");
+    auto command = *section.strings("command");
+    if (command.empty()) section.fail("command", "must not be empty");
+    if (command.front().empty()) section.fail("command", "the program (first item) must not be empty");
+    return command;
+}
+
+std::string resolve_cwd(const Spec& spec, const std::string& cwd) {
+    if (cwd.empty() || cwd.find('{') != std::string::npos) return cwd;
+    return resolve_spec_path(spec, cwd).string();
+}
+
+void read_compiler(Spec& spec, const TomlSection& root) {
+    auto section = root.table("compiler");
+    if (section) {
+        section->check_keys({"adapter", "path", "base"});
+        if (auto adapter = section->choice("adapter", adapter_names_for_spec())) spec.compiler.adapter = *adapter;
+    }
+    for (const auto& entry : spec_adapter_defaults())
+        if (entry.adapter == spec.compiler.adapter) spec.compiler.path = entry.path;
+    if (!section) return;
+    if (auto path = section->string("path")) {
+        if (path->empty() && spec.compiler.adapter != "custom")
+            section->fail("path", "must not be empty for adapter '" + spec.compiler.adapter + "'");
+        spec.compiler.path = path->find('/') == std::string::npos ? *path : resolve_spec_path(spec, *path).string();
+    }
+    if (auto base = section->strings("base")) spec.compiler.base = *base;
+}
+
+void read_build(Spec& spec, const TomlSection& root) {
+    auto section = root.table("build");
+    if (!section) throw UsageError(spec.file.string() + ": the spec has no [build] table (required: command)");
+    section->check_keys({"command", "timeout_s", "memory_limit_mb", "cwd", "env"});
+    spec.build.command = required_command(*section);
+    if (auto value = section->number_above("timeout_s", 0)) spec.build.timeout_s = *value;
+    if (auto value = section->integer_at_least("memory_limit_mb", 0)) spec.build.memory_limit_mb = *value;
+    if (auto value = section->string("cwd")) spec.build.cwd = resolve_cwd(spec, *value);
+    if (auto value = section->string_map("env")) spec.build.env = *value;
+}
+
+void read_run(Spec& spec, const TomlSection& root) {
+    auto section = root.table("run");
+    if (!section) throw UsageError(spec.file.string() + ": the spec has no [run] table (required: command)");
+    section->check_keys({"command", "timeout_s", "relative_timeout", "memory_limit_mb", "cwd", "env"});
+    spec.run.command = required_command(*section);
+    if (auto value = section->number_above("timeout_s", 0)) spec.run.timeout_s = *value;
+    if (auto value = section->number_at_least("relative_timeout", 0)) spec.run.relative_timeout = *value;
+    if (auto value = section->integer_at_least("memory_limit_mb", 0)) spec.run.memory_limit_mb = *value;
+    if (auto value = section->string("cwd")) spec.run.cwd = resolve_cwd(spec, *value);
+    if (auto value = section->string_map("env")) spec.run.env = *value;
+}
+
+void read_timing(Spec& spec, const TomlSection& root) {
+    auto section = root.table("timing");
+    if (!section) return;
+    section->check_keys({"source", "warmup", "repeats", "min_gain", "confirm_rounds", "confirm_top", "reported_list"});
+    if (auto value = section->choice("source", {"process", "reported"})) spec.timing.source = *value;
+    if (auto value = section->choice("reported_list", {"median", "samples"})) spec.timing.reported_list = *value;
+    if (auto value = section->integer_at_least("warmup", 0)) spec.timing.warmup = static_cast<int>(*value);
+    if (auto value = section->integer_at_least("repeats", 1)) spec.timing.repeats = static_cast<int>(*value);
+    if (auto value = section->number_at_least("min_gain", 0)) spec.timing.min_gain = *value;
+    if (auto value = section->integer_at_least("confirm_rounds", 1)) spec.timing.confirm_rounds = static_cast<int>(*value);
+    if (auto value = section->integer_at_least("confirm_top", 1)) spec.timing.confirm_top = static_cast<int>(*value);
+}
+
+void read_accuracy(Spec& spec, const TomlSection& root) {
+    auto section = root.table("accuracy");
+    if (!section) return;
+    section->check_keys({"format", "metric", "threshold", "atol", "rtol"});
+    if (auto value = section->choice("format", {"text", "f32", "f64", "i32", "npy", "trtexec-json"})) spec.accuracy.format = *value;
+    if (auto value = section->choice("metric", {"exact", "l0", "l1", "l2", "linf", "rel_l2", "cos"}))
+        spec.accuracy.metric = *value;
+    if (auto value = section->number_at_least("threshold", 0)) spec.accuracy.threshold = *value;
+    if (auto value = section->number_at_least("atol", 0)) spec.accuracy.atol = *value;
+    if (auto value = section->number_at_least("rtol", 0)) spec.accuracy.rtol = *value;
+}
+
+std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& section, const std::string& name,
+                                         const char* key) {
+    auto text = section.string(key);
+    if (!text) return {};
+    if (text->empty()) section.fail(key, "must not be empty");
+    auto path = resolve_spec_path(spec, *text);
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        section.fail(key, "case '" + name + "': " + key + " file '" + *text + "' not found (looked for " +
+                              path.string() + ")");
+    return path;
+}
+
+void read_cases(Spec& spec, const TomlSection& root) {
+    std::set<std::string> seen;
+    for (const auto& section : root.tables("case")) {
+        section.check_keys({"name", "input", "reference", "args"});
+        CaseSpec entry;
+        if (!section.has("name")) section.fail("", "'name' is required");
+        entry.name = *section.string("name");
+        if (entry.name.empty()) section.fail("name", "must not be empty");
+        if (!seen.insert(entry.name).second) section.fail("name", "duplicate case name '" + entry.name + "'");
+        entry.input = existing_case_file(spec, section, entry.name, "input");
+        entry.reference = existing_case_file(spec, section, entry.name, "reference");
+        if (auto args = section.strings("args")) entry.args = *args;
+        spec.cases.push_back(std::move(entry));
+    }
+    if (spec.cases.empty()) spec.cases.push_back(CaseSpec{"default", {}, {}, {}});
+}
+
+void read_search(Spec& spec, const TomlSection& root) {
+    auto section = root.table("search");
+    if (!section) return;
+    section->check_keys({"routes", "routes_file", "mode", "max_routes", "time_limit_s", "mixed_max_knobs",
+                         "include_unsafe", "seed"});
+    if (auto value = section->string("routes")) spec.search.routes = *value;
+    if (auto value = section->string("routes_file")) {
+        if (section->has("routes")) section->fail("routes_file", "give either routes or routes_file, not both");
+        auto path = resolve_spec_path(spec, *value);
+        std::error_code error;
+        if (value->empty() || !std::filesystem::is_regular_file(path, error))
+            section->fail("routes_file", "file '" + *value + "' not found (looked for " + path.string() + ")");
+        spec.search.routes_file = path.string();
+    }
+    if (auto value = section->choice("mode", kSearchModes)) spec.search.mode = *value;
+    if (auto value = section->integer_at_least("max_routes", 1)) spec.search.max_routes = *value;
+    if (auto value = section->number_at_least("time_limit_s", 0)) spec.search.time_limit_s = *value;
+    if (auto value = section->integer_at_least("mixed_max_knobs", 1)) spec.search.mixed_max_knobs = static_cast<int>(*value);
+    if (auto value = section->boolean("include_unsafe")) spec.search.include_unsafe = *value;
+    if (auto value = section->integer_at_least("seed", 0)) spec.search.seed = *value;
+}
+
+void read_name(Spec& spec, const TomlSection& root) {
+    spec.name = spec.file.stem().string();
+    auto name = root.string("name");
+    if (!name) return;
+    if (name->empty() || name->find_first_of("/\\") != std::string::npos || *name == "." || *name == "..")
+        root.fail("name", "'" + *name + "' must be a non-empty file name (it names the study's cache file)");
+    spec.name = *name;
+}
+
+}  // namespace
+
+std::filesystem::path resolve_spec_path(const Spec& spec, const std::string& path) {
+    std::filesystem::path value(path);
+    if (value.is_absolute()) return value.lexically_normal();
+    return (spec.dir / value).lexically_normal();
+}
+
+Spec parse_spec(const std::string& text, const std::filesystem::path& file) {
+    Spec spec;
+    spec.file = std::filesystem::absolute(file).lexically_normal();
+    spec.dir = spec.file.parent_path();
+    spec.sha256 = sha256_hex(text);
+    toml::table document;
+    try {
+        document = toml::parse(text, spec.file.string());
+    } catch (const toml::parse_error& error) {
+        throw UsageError(source_location(spec.file, error.source().begin) + ": malformed TOML: " +
+                         std::string(error.description()));
+    }
+    TomlSection root(document, "the top level", spec.file);
+    root.check_keys({"name", "compiler", "build", "run", "timing", "accuracy", "case", "search", "knob"});
+    read_name(spec, root);
+    read_compiler(spec, root);
+    read_build(spec, root);
+    read_run(spec, root);
+    read_timing(spec, root);
+    read_accuracy(spec, root);
+    read_cases(spec, root);
+    read_search(spec, root);
+    spec.knobs = read_declared_knobs(root);
+    validate_placeholders(spec, root);
+    return spec;
+}
+
+Spec load_spec(const std::filesystem::path& file) {
+    std::error_code error;
+    if (std::filesystem::is_directory(file, error))
+        throw UsageError(file.string() + ": is a folder, not a spec file");
+    std::ifstream stream(file, std::ios::binary);
+    if (!stream) throw UsageError(file.string() + ": cannot read the spec (no such file, or not readable)");
+    std::ostringstream bytes;
+    bytes << stream.rdbuf();
+    if (stream.bad()) throw UsageError(file.string() + ": cannot read the spec");
+    return parse_spec(bytes.str(), file);
+}
+
+}  // namespace routetune

@@ -1,0 +1,223 @@
+// Opening a study store and its single-row tables (header, confirmation, outcome). A store
+// runs in WAL mode so `report` can read while a study writes, with synchronous=FULL so that a
+// committed transaction is on disk when COMMIT returns (it survives kill -9 and also power
+// loss; evaluations take seconds, so one fsync each costs nothing that matters). A busy
+// timeout lets a reader and the writer wait for each other instead of failing. One process
+// writes a study at a time: open() takes an exclusive flock on "<store>.lock" (released by
+// the kernel when the writer exits, even by kill -9); read-only opens take no lock.
+#include "store/sqlite/sqlite_study_store.hpp"
+#include "util/files.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <ctime>
+#include <system_error>
+
+#include "routetune/error.hpp"
+#include "store/sqlite/store_schema.hpp"
+#include "store/sqlite/study_store_impl.hpp"
+
+namespace routetune {
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 30000;
+
+std::unique_ptr<SqliteStudyStore::Impl> open_impl(const std::filesystem::path& path, bool read_only) {
+    std::error_code error;
+    if (read_only && !std::filesystem::exists(path, error))
+        throw UsageError(path.string() + ": no study store here");
+    if (std::filesystem::is_directory(path, error))
+        throw UsageError(path.string() + ": is a folder, not a study store");
+    if (!read_only && path.has_parent_path()) {
+        std::filesystem::create_directories(path.parent_path(), error);
+        if (error) throw RuntimeFailure(path.parent_path().string() + ": cannot create the folder: " + error.message());
+    }
+    auto impl = std::make_unique<SqliteStudyStore::Impl>(path, read_only, !read_only);
+    sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
+    impl->opened_version = prepare_store_schema(impl->db, read_only);
+    if (!read_only) impl->writer_lock.acquire(path);
+    impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
+    if (!read_only) impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
+    return impl;
+}
+
+}  // namespace
+
+void WriterLock::acquire(const std::filesystem::path& store) {
+    std::string lock_path = store.string() + ".lock";
+    fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw RuntimeFailure(lock_path + ": cannot create the writer lock: " + std::strerror(errno));
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        char holder[32] = {};
+        ssize_t got = pread(fd_, holder, sizeof holder - 1, 0);
+        std::string pid = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "unknown";
+        ::close(fd_);
+        fd_ = -1;
+        throw RuntimeFailure(store.string() + ": the study is being written by another routetune process (pid " +
+                             pid + "); wait for it to finish or use another cache");
+    }
+    std::string pid = std::to_string(getpid());
+    bool written = ftruncate(fd_, 0) == 0 && pwrite(fd_, pid.data(), pid.size(), 0) == static_cast<ssize_t>(pid.size());
+    static_cast<void>(written);  // the pid only improves a second writer's message; the lock is held regardless
+
+}
+
+WriterLock::~WriterLock() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+SqliteStudyStore::SqliteStudyStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SqliteStudyStore::~SqliteStudyStore() = default;
+
+std::unique_ptr<SqliteStudyStore> SqliteStudyStore::open(const std::filesystem::path& path, bool read_only) {
+    return std::unique_ptr<SqliteStudyStore>(new SqliteStudyStore(open_impl(path, read_only)));
+}
+
+std::string SqliteStudyStore::location() const { return impl_->path.string(); }
+
+int SqliteStudyStore::opened_schema_version() const { return impl_->opened_version; }
+
+void SqliteStudyStore::write_header(const StudyHeader& header) {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare(
+        "INSERT OR REPLACE INTO study (id, name, spec_sha256, spec_path, expression, mode, seed, fingerprint, "
+        "tool_version, command_line, user, host, created_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    statement.bind(1, header.name).bind(2, header.spec_sha256).bind(3, header.spec_path);
+    statement.bind(4, header.expression).bind(5, header.mode).bind(6, static_cast<std::int64_t>(header.seed));
+    statement.bind(7, header.fingerprint_json).bind(8, header.tool_version).bind(9, header.command_line);
+    statement.bind(10, header.user).bind(11, header.host).bind(12, header.created_at);
+    statement.run();
+}
+
+std::optional<StudyHeader> SqliteStudyStore::read_header() const {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare(
+        "SELECT name, spec_sha256, spec_path, expression, mode, seed, fingerprint, tool_version, command_line, "
+        "user, host, created_at FROM study WHERE id = 1");
+    if (!statement.step()) return std::nullopt;
+    StudyHeader header;
+    header.name = statement.text(0);
+    header.spec_sha256 = statement.text(1);
+    header.spec_path = statement.text(2);
+    header.expression = statement.text(3);
+    header.mode = statement.text(4);
+    header.seed = static_cast<std::uint64_t>(statement.integer(5));
+    header.fingerprint_json = statement.text(6);
+    header.tool_version = statement.text(7);
+    header.command_line = statement.text(8);
+    header.user = statement.text(9);
+    header.host = statement.text(10);
+    header.created_at = statement.text(11);
+    return header;
+}
+
+void SqliteStudyStore::record_confirmation(const StudyConfirmation& confirmation) {
+    std::lock_guard lock(impl_->mutex);
+    StoreTransaction transaction(impl_->db);
+    impl_->db.exec("DELETE FROM confirmation_route; DELETE FROM confirmation");
+    auto head = impl_->db.prepare("INSERT INTO confirmation (id, rounds, recorded_at) VALUES (1, ?, ?)");
+    head.bind(1, static_cast<std::int64_t>(confirmation.rounds));
+    head.bind(2, confirmation.recorded_at.empty() ? iso8601_utc_now() : confirmation.recorded_at);
+    head.run();
+    auto row = impl_->db.prepare(
+        "INSERT INTO confirmation_route (position, route, route_hash, is_default, samples, median_s, ci_low_s, "
+        "ci_high_s, speedup, speedup_ci_low, speedup_ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    std::int64_t position = 0;
+    for (const auto& entry : confirmation.routes) {
+        row.bind(1, position++).bind(2, entry.route.to_string()).bind(3, entry.route.hash());
+        row.bind(4, static_cast<std::int64_t>(entry.is_default)).bind(5, encode_samples(entry.timing.samples_s));
+        row.bind(6, entry.timing.median_s).bind(7, entry.timing.ci_low_s).bind(8, entry.timing.ci_high_s);
+        row.bind(9, entry.speedup).bind(10, entry.speedup_ci_low).bind(11, entry.speedup_ci_high);
+        row.run();
+        row.reset();
+    }
+    transaction.commit();
+}
+
+std::optional<StudyConfirmation> SqliteStudyStore::read_confirmation() const {
+    std::lock_guard lock(impl_->mutex);
+    auto head = impl_->db.prepare("SELECT rounds, recorded_at FROM confirmation WHERE id = 1");
+    if (!head.step()) return std::nullopt;
+    StudyConfirmation confirmation;
+    confirmation.rounds = static_cast<int>(head.integer(0));
+    confirmation.recorded_at = head.text(1);
+    auto row = impl_->db.prepare(
+        "SELECT route, is_default, samples, median_s, ci_low_s, ci_high_s, speedup, speedup_ci_low, "
+        "speedup_ci_high FROM confirmation_route ORDER BY position");
+    while (row.step()) {
+        ConfirmedRoute entry;
+        entry.route = parse_stored_route(impl_->path, row.text(0));
+        entry.is_default = row.integer(1) != 0;
+        entry.timing.samples_s = decode_samples(row.text(2));
+        entry.timing.median_s = row.real(3);
+        entry.timing.ci_low_s = row.real(4);
+        entry.timing.ci_high_s = row.real(5);
+        entry.speedup = row.real(6);
+        entry.speedup_ci_low = row.real(7);
+        entry.speedup_ci_high = row.real(8);
+        confirmation.routes.push_back(std::move(entry));
+    }
+    return confirmation;
+}
+
+void SqliteStudyStore::record_outcome(const StudyOutcome& outcome) {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare(
+        "INSERT OR REPLACE INTO outcome (id, outcome, winner_route, speedup, speedup_ci_low, speedup_ci_high, "
+        "artifact_path, artifact_sha256, message, recorded_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    statement.bind(1, outcome.outcome);
+    if (outcome.winner) statement.bind(2, outcome.winner->to_string());
+    else statement.bind_null(2);
+    statement.bind(3, outcome.speedup).bind(4, outcome.speedup_ci_low).bind(5, outcome.speedup_ci_high);
+    statement.bind(6, outcome.artifact_path).bind(7, outcome.artifact_sha256).bind(8, outcome.message);
+    statement.bind(9, outcome.recorded_at.empty() ? iso8601_utc_now() : outcome.recorded_at);
+    statement.run();
+}
+
+std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare(
+        "SELECT outcome, winner_route, speedup, speedup_ci_low, speedup_ci_high, artifact_path, artifact_sha256, "
+        "message, recorded_at FROM outcome WHERE id = 1");
+    if (!statement.step()) return std::nullopt;
+    StudyOutcome outcome;
+    outcome.outcome = statement.text(0);
+    if (!statement.is_null(1)) outcome.winner = parse_stored_route(impl_->path, statement.text(1));
+    outcome.speedup = statement.real(2);
+    outcome.speedup_ci_low = statement.real(3);
+    outcome.speedup_ci_high = statement.real(4);
+    outcome.artifact_path = statement.text(5);
+    outcome.artifact_sha256 = statement.text(6);
+    outcome.message = statement.text(7);
+    outcome.recorded_at = statement.text(8);
+    return outcome;
+}
+
+Route parse_stored_route(const std::filesystem::path& store, const std::string& text) {
+    Route route;
+    std::size_t pos = 0;
+    bool canonical = true;
+    while (canonical && pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        std::size_t equals = text.find('=', pos);
+        canonical = equals > pos + 1 && equals + 1 < end && text[pos] == '-';
+        if (canonical) route.set(text.substr(pos, equals - pos), text.substr(equals + 1, end - equals - 1));
+        pos = end + 1;
+    }
+    if (canonical && route.to_string().size() == text.size()) return route;
+    try {
+        return Route::parse(text);
+    } catch (const std::exception& error) {
+        throw RuntimeFailure(store.string() + ": corrupt route '" + text + "' in the store: " + error.what());
+    }
+}
+
+}  // namespace routetune

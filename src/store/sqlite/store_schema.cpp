@@ -1,0 +1,174 @@
+// Schema versioning. The `meta` table holds schema_version; migrations are a list of
+// (version, SQL) pairs, each applied in its own transaction together with the new version
+// number, so a store is always at one exact version. A store written by a newer routetune is
+// refused rather than misread. An empty file becomes a new store; a database of another
+// application (application_id, or tables but no meta) is refused.
+#include "store/sqlite/store_schema.hpp"
+
+#include <sqlite3.h>
+
+#include "routetune/error.hpp"
+
+namespace routetune {
+
+namespace {
+
+const char* kVersion1 = R"sql(
+CREATE TABLE study (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL,
+    spec_sha256 TEXT NOT NULL,
+    spec_path TEXT NOT NULL,
+    expression TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    command_line TEXT NOT NULL,
+    user TEXT NOT NULL,
+    host TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE evaluation (
+    id INTEGER PRIMARY KEY,
+    route TEXT NOT NULL,
+    route_hash TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    status TEXT NOT NULL,
+    message TEXT NOT NULL,
+    build_s REAL,
+    build_log_tail TEXT NOT NULL,
+    artifact_sha256 TEXT NOT NULL,
+    artifact_bytes INTEGER NOT NULL,
+    artifact_path TEXT NOT NULL,
+    samples TEXT NOT NULL,
+    median_s REAL,
+    ci_low_s REAL,
+    ci_high_s REAL,
+    started_at TEXT NOT NULL,
+    finished_at TEXT NOT NULL
+);
+CREATE INDEX evaluation_by_route ON evaluation (route_hash);
+CREATE TABLE case_result (
+    evaluation_id INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    exit_code INTEGER NOT NULL,
+    signal INTEGER NOT NULL,
+    loss REAL,
+    stderr_tail TEXT NOT NULL,
+    samples TEXT NOT NULL,
+    median_s REAL,
+    ci_low_s REAL,
+    ci_high_s REAL,
+    PRIMARY KEY (evaluation_id, position)
+) WITHOUT ROWID;
+CREATE TABLE confirmation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    rounds INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL
+);
+CREATE TABLE confirmation_route (
+    position INTEGER PRIMARY KEY,
+    route TEXT NOT NULL,
+    route_hash TEXT NOT NULL,
+    is_default INTEGER NOT NULL,
+    samples TEXT NOT NULL,
+    median_s REAL,
+    ci_low_s REAL,
+    ci_high_s REAL,
+    speedup REAL,
+    speedup_ci_low REAL,
+    speedup_ci_high REAL
+);
+CREATE TABLE outcome (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    outcome TEXT NOT NULL,
+    winner_route TEXT,
+    speedup REAL,
+    speedup_ci_low REAL,
+    speedup_ci_high REAL,
+    artifact_path TEXT NOT NULL,
+    artifact_sha256 TEXT NOT NULL,
+    message TEXT NOT NULL,
+    recorded_at TEXT NOT NULL
+);
+)sql";
+
+std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
+    auto statement = db.prepare(std::string("PRAGMA ") + pragma);
+    return statement.step() ? statement.integer(0) : 0;
+}
+
+bool has_table(SqliteDb& db, const char* name) {
+    auto statement = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    statement.bind(1, std::string_view(name));
+    return statement.step();
+}
+
+std::int64_t table_count(SqliteDb& db) {
+    auto statement = db.prepare("SELECT count(*) FROM sqlite_master");
+    return statement.step() ? statement.integer(0) : 0;
+}
+
+int read_version(SqliteDb& db) {
+    auto statement = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+    if (!statement.step()) return 0;
+    return std::stoi(statement.text(0));
+}
+
+}  // namespace
+
+const std::vector<StoreMigration>& store_migrations() {
+    static const std::vector<StoreMigration> migrations = {{1, kVersion1}};
+    return migrations;
+}
+
+int current_store_schema_version() { return store_migrations().back().version; }
+
+int prepare_store_schema(SqliteDb& db, bool read_only) {
+    const std::string file = db.path().string();
+    std::int64_t application_id = pragma_integer(db, "application_id");
+    bool has_meta = has_table(db, "meta");
+    bool empty = table_count(db) == 0;
+    if (application_id != 0 && application_id != kStoreApplicationId)
+        throw UsageError(file + ": not a routetune study store (it belongs to another application)");
+    if (!has_meta && !empty)
+        throw UsageError(file + ": not a routetune study store (an SQLite database without routetune's tables)");
+    int version = has_meta ? read_version(db) : 0;
+    int current = current_store_schema_version();
+    if (version > current)
+        throw UsageError(file + ": study store schema version " + std::to_string(version) +
+                         " is newer than this routetune understands (" + std::to_string(current) +
+                         "); use a newer routetune");
+    if (version == current) return version;
+    if (read_only)
+        throw UsageError(file + ": study store schema version " + std::to_string(version) +
+                         " is older than " + std::to_string(current) + "; open it once for writing to upgrade it");
+    if (!has_meta) {
+        db.exec("PRAGMA application_id = " + std::to_string(kStoreApplicationId) +
+                "; CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+    }
+    for (const auto& migration : store_migrations()) {
+        if (migration.version <= version) continue;
+        db.exec("BEGIN IMMEDIATE");
+        try {
+            if (read_version(db) >= migration.version) {
+                db.exec("ROLLBACK");
+                continue;
+            }
+            db.exec(migration.sql);
+            auto update = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)");
+            update.bind(1, std::string_view(std::to_string(migration.version)));
+            update.run();
+            db.exec("COMMIT");
+        } catch (...) {
+            db.exec("ROLLBACK");
+            throw;
+        }
+    }
+    return version;
+}
+
+}  // namespace routetune

@@ -1,0 +1,64 @@
+#include "study/artifact_keeper.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "util/files.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+ArtifactKeeper::ArtifactKeeper(StudyPaths paths, bool keep_all, int top)
+    : paths_(std::move(paths)), keep_all_(keep_all), top_(std::max(top, 1)) {}
+
+void ArtifactKeeper::drop(const Route& route) const { remove_tree_quietly(paths_.workdir(route.hash())); }
+
+void ArtifactKeeper::after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
+                                      const std::optional<Evaluation>& default_evaluation) {
+    if (keep_all_ || e.route.empty()) return;
+    if (e.status != Status::Ok) {
+        drop(e.route);
+        return;
+    }
+    std::vector<const Evaluation*> eligible{&e};
+    for (const auto& other : earlier) {
+        if (other.status == Status::Ok && !other.route.empty()) eligible.push_back(&other);
+    }
+    std::stable_sort(eligible.begin(), eligible.end(), [](const Evaluation* a, const Evaluation* b) {
+        return a->timing.median_s < b->timing.median_s;
+    });
+    double bar = default_evaluation ? default_evaluation->timing.median_s : 0;
+    for (std::size_t i = 0; i < eligible.size(); ++i) {
+        bool contender = i < static_cast<std::size_t>(top_) && (bar <= 0 || eligible[i]->timing.median_s < bar);
+        if (!contender) drop(eligible[i]->route);
+    }
+}
+
+void ArtifactKeeper::finish(const std::vector<Evaluation>& evaluations, const std::optional<StudyOutcome>& outcome) {
+    std::set<std::string> keep{Route{}.hash()};
+    if (outcome && outcome->winner) keep.insert(outcome->winner->hash());
+    if (keep_all_) {
+        for (const auto& e : evaluations) keep.insert(e.route.hash());
+    }
+    std::error_code ec;
+    if (!fs::exists(paths_.work, ec)) return;
+    std::vector<fs::path> doomed;
+    for (const auto& entry : fs::directory_iterator(paths_.work, ec)) {
+        if (!keep.count(entry.path().filename().string())) doomed.push_back(entry.path());
+    }
+    for (const auto& folder : doomed) remove_tree_quietly(folder);
+}
+
+std::uint64_t ArtifactKeeper::bytes_kept() const {
+    std::uint64_t bytes = 0;
+    std::error_code ec;
+    if (!fs::exists(paths_.work, ec)) return 0;
+    for (auto it = fs::recursive_directory_iterator(paths_.work, ec); it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (it->is_regular_file(ec)) bytes += it->file_size(ec);
+    }
+    return bytes;
+}
+
+}  // namespace routetune

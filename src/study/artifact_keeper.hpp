@@ -1,0 +1,42 @@
+// Which evaluations keep their scratch folder (and so their artifact). By default the
+// default route's and the current best few (candidates for the confirmation) during the
+// search, and only the default's and the winner's at the end; --keep-artifacts keeps all.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "routetune/evaluation.hpp"
+#include "study/study_paths.hpp"
+#include "store/study_store.hpp"
+
+namespace routetune {
+
+/// Deletes the artifacts a study no longer needs.
+class ArtifactKeeper {
+public:
+    /// keep_all: never delete; top: how many of the fastest eligible routes stay during the search.
+    ArtifactKeeper(StudyPaths paths, bool keep_all, int top);
+
+    /// After evaluation e finished (earlier: those before it): deletes e's folder if it failed
+    /// or is not among the fastest `top`, and the folder of a route it pushed out.
+    void after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
+                          const std::optional<Evaluation>& default_evaluation);
+
+    /// At the end: keeps only the default's and the winner's folders (all with keep_all), and
+    /// removes folders of routes that never finished.
+    void finish(const std::vector<Evaluation>& evaluations, const std::optional<StudyOutcome>& outcome);
+
+    /// Bytes of every file still under the work folder.
+    std::uint64_t bytes_kept() const;
+
+private:
+    void drop(const Route& route) const;
+
+    StudyPaths paths_;
+    bool keep_all_;
+    int top_;
+};
+
+}  // namespace routetune

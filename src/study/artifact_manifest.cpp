@@ -1,0 +1,204 @@
+// Writes and checks artifact manifests. Both files are written to a temporary name in the
+// destination folder and renamed over the final name, so a reader sees either the old file or
+// the complete new one. The manifest's sha256 is computed from the copy itself, after copying,
+// so it describes exactly the bytes at PATH. Inspecting re-hashes PATH and compares.
+#include "study/artifact_manifest.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+
+#include "routetune/error.hpp"
+#include "util/sha256.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+fs::path temporary_beside(const fs::path& target) {
+    static std::atomic<unsigned> counter{0};
+    return target.parent_path() / ("." + target.filename().string() + ".tmp-" +
+                                   std::to_string(::getpid()) + "-" + std::to_string(counter++));
+}
+
+std::string now_utc() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buffer;
+}
+
+Json number(double value) {
+    return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+void commit(const fs::path& temporary, const fs::path& target) {
+    std::error_code error;
+    fs::rename(temporary, target, error);
+    if (error) {
+        fs::remove(temporary, error);
+        throw RuntimeFailure("cannot write " + target.string() + ": " + error.message());
+    }
+}
+
+void write_text_atomically(const fs::path& target, const std::string& text) {
+    fs::path temporary = temporary_beside(target);
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            throw RuntimeFailure("cannot write " + temporary.string());
+        }
+    }
+    commit(temporary, target);
+}
+
+[[noreturn]] void bad(const std::string& key, const std::string& what) {
+    throw UsageError("artifact manifest: \"" + key + "\": " + what);
+}
+
+std::string text_at(const Json& json, const char* key) {
+    auto it = json.find(key);
+    if (it == json.end()) bad(key, "missing");
+    if (!it->is_string()) bad(key, "expected a string");
+    return it->get<std::string>();
+}
+
+double number_at(const Json& value, const std::string& key) {
+    if (value.is_null()) return NAN;
+    if (!value.is_number()) bad(key, "expected a number");
+    return value.get<double>();
+}
+
+}  // namespace
+
+fs::path manifest_path(const fs::path& artifact) {
+    return fs::path(artifact.string() + ".routetune.json");
+}
+
+ArtifactManifest write_output(const fs::path& artifact, const fs::path& output, const ManifestInfo& info) {
+    std::error_code error;
+    auto status = fs::status(artifact, error);
+    if (error || !fs::is_regular_file(status)) {
+        throw RuntimeFailure("cannot read artifact " + artifact.string() +
+                             (error ? ": " + error.message() : ": not a regular file"));
+    }
+    if (output.has_parent_path()) fs::create_directories(output.parent_path(), error);
+    if (!(fs::exists(output) && fs::equivalent(artifact, output, error))) {
+        fs::path temporary = temporary_beside(output);
+        fs::copy_file(artifact, temporary, fs::copy_options::overwrite_existing, error);
+        if (!error) fs::permissions(temporary, status.permissions(), fs::perm_options::replace, error);
+        if (error) {
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            throw RuntimeFailure("cannot copy " + artifact.string() + " to " + output.string() + ": " +
+                                 error.message());
+        }
+        commit(temporary, output);
+    }
+    auto sha = sha256_file(output);
+    if (!sha) throw RuntimeFailure("cannot read " + output.string() + " back to hash it");
+    ArtifactManifest manifest;
+    manifest.route = info.route.to_string();
+    manifest.route_hash = info.route.hash();
+    manifest.fingerprint = info.fingerprint;
+    manifest.sha256 = *sha;
+    manifest.bytes = fs::file_size(output);
+    manifest.study = info.study;
+    manifest.spec = info.spec_path;
+    manifest.speedup = info.speedup;
+    manifest.ci_low = info.ci_low;
+    manifest.ci_high = info.ci_high;
+    manifest.outcome = std::string(to_string(info.outcome));
+    manifest.created_at = info.created_at.empty() ? now_utc() : info.created_at;
+    manifest.routetune_version = ROUTETUNE_VERSION;
+    write_text_atomically(manifest_path(output), manifest_to_json(manifest).dump(2) + "\n");
+    return manifest;
+}
+
+InspectResult inspect_artifact(const fs::path& artifact) {
+    std::error_code error;
+    if (!fs::is_regular_file(artifact, error)) {
+        throw UsageError("inspect: no artifact at " + artifact.string());
+    }
+    fs::path path = manifest_path(artifact);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw UsageError("inspect: " + artifact.string() + " has no manifest (expected " +
+                         path.string() + ", written by `routetune tune --output`)");
+    }
+    Json json = Json::parse(in, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        throw UsageError("inspect: " + path.string() + " is not a JSON object");
+    }
+    InspectResult result;
+    result.artifact = artifact;
+    result.manifest = manifest_from_json(json);
+    auto sha = sha256_file(artifact);
+    if (!sha) throw UsageError("inspect: cannot read " + artifact.string());
+    result.actual_sha256 = *sha;
+    result.actual_bytes = fs::file_size(artifact, error);
+    result.sha_matches = result.actual_sha256 == result.manifest.sha256;
+    return result;
+}
+
+Json manifest_to_json(const ArtifactManifest& manifest) {
+    Json json;
+    json["route"] = manifest.route;
+    json["route_hash"] = manifest.route_hash;
+    Json fingerprint = Json::object();
+    for (const auto& [key, value] : manifest.fingerprint) fingerprint[key] = value;
+    json["fingerprint"] = std::move(fingerprint);
+    json["sha256"] = manifest.sha256;
+    json["bytes"] = manifest.bytes;
+    json["study"] = manifest.study;
+    json["spec"] = manifest.spec;
+    json["speedup"] = number(manifest.speedup);
+    json["speedup_ci95"] = Json::array({number(manifest.ci_low), number(manifest.ci_high)});
+    json["outcome"] = manifest.outcome;
+    json["created_at"] = manifest.created_at;
+    json["routetune_version"] = manifest.routetune_version;
+    return json;
+}
+
+ArtifactManifest manifest_from_json(const Json& json) {
+    ArtifactManifest manifest;
+    manifest.route = text_at(json, "route");
+    if (json.contains("route_hash")) manifest.route_hash = text_at(json, "route_hash");
+    auto fingerprint = json.find("fingerprint");
+    if (fingerprint == json.end() || !fingerprint->is_object()) bad("fingerprint", "expected an object");
+    for (auto it = fingerprint->begin(); it != fingerprint->end(); ++it) {
+        if (!it.value().is_string()) bad("fingerprint." + it.key(), "expected a string");
+        manifest.fingerprint[it.key()] = it.value().get<std::string>();
+    }
+    manifest.sha256 = text_at(json, "sha256");
+    auto bytes = json.find("bytes");
+    if (bytes == json.end() || !bytes->is_number_unsigned()) bad("bytes", "expected a non-negative integer");
+    manifest.bytes = bytes->get<std::uint64_t>();
+    manifest.study = text_at(json, "study");
+    if (json.contains("spec")) manifest.spec = text_at(json, "spec");
+    auto speedup = json.find("speedup");
+    if (speedup == json.end()) bad("speedup", "missing");
+    manifest.speedup = number_at(*speedup, "speedup");
+    auto ci = json.find("speedup_ci95");
+    if (ci == json.end() || !ci->is_array() || ci->size() != 2) bad("speedup_ci95", "expected [low, high]");
+    manifest.ci_low = number_at((*ci)[0], "speedup_ci95[0]");
+    manifest.ci_high = number_at((*ci)[1], "speedup_ci95[1]");
+    manifest.outcome = text_at(json, "outcome");
+    manifest.created_at = text_at(json, "created_at");
+    manifest.routetune_version = text_at(json, "routetune_version");
+    return manifest;
+}
+
+}  // namespace routetune

@@ -1,0 +1,134 @@
+// Confirmation order: one warm-up pass over every route (when the spec has warm-ups), then
+// rounds of D C1 C2 ... Ck, so that slow drift of the machine (thermal state, a neighbour's
+// load) lands on the default and on every candidate alike. Each route's artifact is reused when kept and unchanged, rebuilt
+// otherwise; a route whose rebuild or run fails now is dropped from the running with a note.
+#include "study/confirmation_runner.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "study/interrupt_guard.hpp"
+#include "study/selection.hpp"
+#include "util/files.hpp"
+
+namespace routetune {
+
+namespace {
+
+std::string percent(double ratio) {
+    std::ostringstream text;
+    text.precision(3);
+    text << ratio << "x";
+    return text.str();
+}
+
+}  // namespace
+
+ConfirmationRunner::ConfirmationRunner(const Evaluator& evaluator, const RunBaseline& baseline,
+                                       const TimingSpec& timing, std::map<std::string, std::string> environment)
+    : evaluator_(evaluator), baseline_(baseline), timing_(timing), environment_(std::move(environment)) {}
+
+BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
+    std::optional<BuiltCandidate> kept = evaluator_.reuse(e);
+    BuiltCandidate built = kept ? *kept : evaluator_.build(e.route, "confirm");
+    for (const auto& [name, value] : environment_) built.environment[name] = value;
+    return built;
+}
+
+StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
+                                        const Evaluation& default_evaluation) {
+    StudyOutcome outcome;
+    outcome.recorded_at = iso8601_utc_now();
+    if (default_evaluation.status != Status::Ok) {
+        auto fastest = fastest_eligible(evaluations);
+        if (!fastest) {
+            outcome.outcome = "no-eligible-route";
+            outcome.message = "no route, the default included, built, ran and passed accuracy";
+            return outcome;
+        }
+        outcome.outcome = "improved";
+        outcome.winner = fastest->route;
+        outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
+        outcome.artifact_path = fastest->artifact_path;
+        outcome.artifact_sha256 = fastest->artifact_sha256;
+        outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) +
+                          "; the fastest eligible route wins, with no speedup to report";
+        return outcome;
+    }
+    std::vector<Evaluation> top =
+        confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
+    if (top.empty()) {
+        outcome.outcome = "default-stays";
+        outcome.message = "no route's median was " + percent(1 + timing_.min_gain) + " the default's or better";
+        return outcome;
+    }
+    std::vector<BuiltCandidate> routes{ready(default_evaluation)};
+    std::vector<std::string> dropped;
+    for (const auto& e : top) {
+        BuiltCandidate built = ready(e);
+        if (built.evaluation.status == Status::Pending) routes.push_back(std::move(built));
+        else dropped.push_back(e.route.to_string() + " (rebuild " + std::string(to_string(built.evaluation.status)) + ")");
+    }
+    std::vector<std::vector<double>> samples(routes.size());
+    std::vector<bool> alive(routes.size(), true);
+    int rounds = std::max(timing_.confirm_rounds, 1);
+    int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
+    for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            if (!alive[i]) continue;
+            auto sample = evaluator_.sample_once(routes[i], baseline_);
+            if (!sample) {
+                alive[i] = false;
+                if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
+                continue;
+            }
+            if (round >= 0) samples[i].insert(samples[i].end(), sample->begin(), sample->end());
+        }
+        if (!alive[0]) break;
+    }
+    StudyConfirmation record;
+    record.rounds = rounds;
+    record.recorded_at = iso8601_utc_now();
+    std::vector<Confirmation> confirmations;
+    for (std::size_t i = 0; i < routes.size(); ++i) {
+        if (!alive[i] || samples[i].empty() || samples[0].empty()) continue;
+        Confirmation c = make_confirmation(routes[i].evaluation.route, samples[0], samples[i]);
+        ConfirmedRoute row{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high};
+        record.routes.push_back(row);
+        if (i > 0) confirmations.push_back(c);
+    }
+    store.record_confirmation(record);
+    std::optional<Confirmation> winner = pick_winner(confirmations, timing_.min_gain);
+    std::string notes = dropped.empty() ? "" : "; dropped: ";
+    for (std::size_t i = 0; i < dropped.size(); ++i) notes += (i ? ", " : "") + dropped[i];
+    if (!winner) {
+        outcome.outcome = "default-stays";
+        std::string best;
+        const Confirmation* top_speedup = nullptr;
+        for (const auto& c : confirmations) {
+            if (!top_speedup || c.speedup > top_speedup->speedup) top_speedup = &c;
+        }
+        if (top_speedup) {
+            best = "; best confirmed " + percent(top_speedup->speedup) + " [" + percent(top_speedup->ci_low) + ", " +
+                   percent(top_speedup->ci_high) + "]";
+        }
+        outcome.message = "no route beat the default by " + percent(1 + timing_.min_gain) +
+                          " with 95% confidence in the interleaved confirmation" + best + notes;
+        return outcome;
+    }
+    outcome.outcome = "improved";
+    outcome.winner = winner->route;
+    outcome.speedup = winner->speedup;
+    outcome.speedup_ci_low = winner->ci_low;
+    outcome.speedup_ci_high = winner->ci_high;
+    for (const auto& built : routes) {
+        if (built.evaluation.route == winner->route) {
+            outcome.artifact_path = built.artifact.string();
+            outcome.artifact_sha256 = built.evaluation.artifact_sha256;
+        }
+    }
+    outcome.message = "confirmed over " + std::to_string(rounds) + " interleaved rounds" + notes;
+    return outcome;
+}
+
+}  // namespace routetune

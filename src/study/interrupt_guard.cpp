@@ -1,0 +1,72 @@
+// The signal handler is async-signal-safe: it sets an atomic flag and writes one byte to a
+// pipe. A watcher thread blocks on the pipe and, on a byte, kills the running children's
+// process groups (run_process registers them); the destructor wakes it with a second byte
+// value to end it.
+#include "study/interrupt_guard.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+#include <unistd.h>
+
+#include "util/process.hpp"
+
+namespace routetune {
+
+namespace {
+
+std::atomic<bool> g_requested{false};
+int g_pipe[2] = {-1, -1};
+std::thread g_watcher;
+struct sigaction g_old_int, g_old_term;
+
+void on_signal(int) {
+    g_requested.store(true);
+    char byte = 'k';
+    if (g_pipe[1] >= 0) [[maybe_unused]] auto n = write(g_pipe[1], &byte, 1);
+}
+
+void watch() {
+    char byte = 0;
+    while (read(g_pipe[0], &byte, 1) == 1) {
+        if (byte == 'q') return;
+        kill_running_processes();
+    }
+}
+
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+    if (pipe(g_pipe) != 0) g_pipe[0] = g_pipe[1] = -1;
+    if (g_pipe[0] >= 0) g_watcher = std::thread(watch);
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &g_old_int);
+    sigaction(SIGTERM, &action, &g_old_term);
+}
+
+InterruptGuard::~InterruptGuard() {
+    sigaction(SIGINT, &g_old_int, nullptr);
+    sigaction(SIGTERM, &g_old_term, nullptr);
+    if (g_pipe[1] >= 0) {
+        char byte = 'q';
+        [[maybe_unused]] auto n = write(g_pipe[1], &byte, 1);
+    }
+    if (g_watcher.joinable()) g_watcher.join();
+    for (int& fd : g_pipe) {
+        if (fd >= 0) close(fd);
+        fd = -1;
+    }
+}
+
+bool interrupt_requested() { return g_requested.load(); }
+
+void request_interrupt() {
+    g_requested.store(true);
+    kill_running_processes();
+}
+
+void clear_interrupt() { g_requested.store(false); }
+
+}  // namespace routetune

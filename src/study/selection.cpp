@@ -1,0 +1,60 @@
+// Selection happens in two stages so the search's own numbers never decide alone. Stage one
+// (cheap, noisy) keeps the few routes whose search medians look at least min_gain faster
+// than the default. Stage two re-measures them interleaved with the default (D A B C D A B C
+// ...) so drift of the machine hits every route alike; a route wins only if the lower end of
+// the bootstrap interval of its speedup clears 1 + min_gain.
+#include "study/selection.hpp"
+
+#include <algorithm>
+
+#include "util/statistics.hpp"
+
+namespace routetune {
+
+std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& evaluations,
+                                                const Evaluation& default_evaluation, double min_gain, int top) {
+    std::vector<Evaluation> picked;
+    if (default_evaluation.status != Status::Ok) return picked;
+    double bar = default_evaluation.timing.median_s / (1 + min_gain);
+    for (const auto& e : evaluations) {
+        if (e.status == Status::Ok && !e.route.empty() && e.route != default_evaluation.route &&
+            e.timing.median_s <= bar) {
+            picked.push_back(e);
+        }
+    }
+    std::stable_sort(picked.begin(), picked.end(),
+                     [](const Evaluation& a, const Evaluation& b) { return a.timing.median_s < b.timing.median_s; });
+    if (picked.size() > static_cast<std::size_t>(std::max(top, 0))) picked.resize(static_cast<std::size_t>(top));
+    return picked;
+}
+
+Confirmation make_confirmation(const Route& route, const std::vector<double>& default_samples,
+                               const std::vector<double>& candidate_samples) {
+    Confirmation c;
+    c.route = route;
+    c.default_timing = summarize(default_samples);
+    c.timing = summarize(candidate_samples);
+    RatioEstimate ratio = ratio_of_medians(default_samples, candidate_samples);
+    c.speedup = ratio.ratio;
+    c.ci_low = ratio.low;
+    c.ci_high = ratio.high;
+    return c;
+}
+
+std::optional<Confirmation> pick_winner(const std::vector<Confirmation>& confirmations, double min_gain) {
+    std::optional<Confirmation> best;
+    for (const auto& c : confirmations) {
+        if (c.ci_low >= 1 + min_gain && (!best || c.speedup > best->speedup)) best = c;
+    }
+    return best;
+}
+
+std::optional<Evaluation> fastest_eligible(const std::vector<Evaluation>& evaluations) {
+    std::optional<Evaluation> best;
+    for (const auto& e : evaluations) {
+        if (e.status == Status::Ok && (!best || e.timing.median_s < best->timing.median_s)) best = e;
+    }
+    return best;
+}
+
+}  // namespace routetune

@@ -1,0 +1,152 @@
+// A study's identity is its spec, expression, search and environment. Resuming under another
+// environment would mix numbers from two machines, so a changed fingerprint stops the run
+// (exit 3) unless the user says otherwise; a changed expression or search is a different
+// study. Starting afresh never destroys the old one: it is renamed with a timestamp.
+#include "study/study_opening.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "routetune/error.hpp"
+#include "eval/fingerprint.hpp"
+#include "util/files.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string timestamp_suffix() {
+    std::string stamp = iso8601_utc_now();
+    for (char& c : stamp) {
+        if (c == ':') c = '-';
+    }
+    return stamp;
+}
+
+void move_aside(const StudyPaths& paths) {
+    std::string suffix = "." + timestamp_suffix() + ".old";
+    std::error_code ec;
+    for (const char* extra : {"", "-wal", "-shm"}) {
+        fs::path file = paths.cache.string() + extra;
+        if (fs::exists(file, ec)) fs::rename(file, file.string() + suffix, ec);
+    }
+    if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
+}
+
+std::string environment_value(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+std::string host_name() {
+    char buffer[256] = {};
+    return gethostname(buffer, sizeof buffer - 1) == 0 ? buffer : "";
+}
+
+}  // namespace
+
+std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
+    auto probe = make_system_probe();
+    auto values = take_fingerprint(setup.spec, *probe).values;
+    // The version discovery read (trtexec has no --version; its TensorRT and tuner versions
+    // come from --helpBuildRoute).
+    if (!setup.catalog.compiler.version.empty()) values["compiler.catalog_version"] = setup.catalog.compiler.version;
+    return values;
+}
+
+std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
+    std::map<std::string, std::string> fingerprint = study_fingerprint(setup);
+    if (!options.resume && fs::exists(paths.cache)) move_aside(paths);
+    std::unique_ptr<StudyStore> store = StudyStore::open(paths.cache);
+    std::optional<StudyHeader> header = store->read_header();
+    if (header) {
+        if (header->expression != setup.expression.text || header->mode != setup.search) {
+            throw UsageError("--continue: " + paths.cache.string() + " holds a study of '" + header->expression +
+                             "' (search " + header->mode + "), not '" + setup.expression.text + "' (search " +
+                             setup.search + "); drop --continue to start a new study");
+        }
+        auto recorded = nlohmann::json::parse(header->fingerprint_json, nullptr, false);
+        Fingerprint before;
+        if (recorded.is_object()) before.values = recorded.get<std::map<std::string, std::string>>();
+        std::vector<std::string> changes = diff(before, Fingerprint{fingerprint});
+        if (!changes.empty() && !options.ignore_fingerprint) {
+            std::string text;
+            for (const auto& line : changes) text += "  " + line + "\n";
+            throw FingerprintMismatch(text + "(rerun without --continue for a new study, or add --ignore-fingerprint)");
+        }
+        return store;
+    }
+    StudyHeader fresh;
+    fresh.name = setup.spec.name;
+    fresh.spec_sha256 = setup.spec.sha256;
+    fresh.spec_path = setup.spec.file.string();
+    fresh.expression = setup.expression.text;
+    fresh.mode = setup.search;
+    fresh.seed = setup.spec.search.seed;
+    fresh.fingerprint_json = nlohmann::json(fingerprint).dump();
+    fresh.tool_version = ROUTETUNE_VERSION;
+    fresh.command_line = options.command_line;
+    fresh.user = environment_value("USER");
+    fresh.host = host_name();
+    fresh.created_at = iso8601_utc_now();
+    store->write_header(fresh);
+    return store;
+}
+
+void save_default_record(const StudyPaths& paths, const DefaultRecord& record) {
+    std::error_code ec;
+    fs::create_directories(paths.references, ec);
+    std::string error;
+    if (!write_file(paths.references / "wall_times.json", nlohmann::json(record.wall_s).dump(), &error)) {
+        throw RuntimeFailure("cannot save the default route's run times: " + error);
+    }
+    for (const auto& [name, bytes] : record.outputs) {
+        std::string error;
+        if (!write_file(paths.references / (case_file_stem(name) + ".out"), bytes, &error)) {
+            throw RuntimeFailure("cannot save the default route's output of case '" + name + "': " + error);
+        }
+    }
+}
+
+RunBaseline golden_baseline(const Spec& spec) {
+    RunBaseline baseline;
+    for (const auto& test_case : spec.cases) {
+        if (test_case.reference.empty()) continue;
+        auto bytes = read_file(test_case.reference);
+        if (!bytes) throw UsageError("case '" + test_case.name + "': cannot read reference " + test_case.reference.string());
+        baseline.reference_outputs[test_case.name] = *bytes;
+    }
+    return baseline;
+}
+
+RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths) {
+    RunBaseline baseline = golden_baseline(spec);
+    for (const auto& test_case : spec.cases) {
+        if (!test_case.reference.empty()) continue;
+        fs::path file = paths.references / (case_file_stem(test_case.name) + ".out");
+        auto bytes = read_file(file);
+        if (!bytes) {
+            throw RuntimeFailure("the default route's output of case '" + test_case.name + "' is missing (" +
+                                 file.string() + "): nothing can be checked; start the study afresh (without --continue)");
+        }
+        baseline.reference_outputs[test_case.name] = *bytes;
+    }
+    auto walls = nlohmann::json::parse(read_file(paths.references / "wall_times.json").value_or("{}"), nullptr, false);
+    if (walls.is_object()) {
+        for (const auto& [name, seconds] : walls.items()) {
+            if (seconds.is_number() && seconds.get<double>() > 0) baseline.default_case_s[name] = seconds.get<double>();
+        }
+    }
+    return baseline;
+}
+
+bool every_case_has_golden(const Spec& spec) {
+    for (const auto& test_case : spec.cases) {
+        if (test_case.reference.empty()) return false;
+    }
+    return true;
+}
+
+}  // namespace routetune

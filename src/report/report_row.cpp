@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace routetune {
 
@@ -112,6 +113,20 @@ std::string format_ms(double seconds) {
 std::string format_speedup(double factor) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.2f×", factor);
+    return buffer;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    static const char* const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes) / 1024;
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
+        ++unit;
+    }
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
     return buffer;
 }
 

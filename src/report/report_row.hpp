@@ -61,6 +61,9 @@ std::string format_ms(double seconds);
 /// A speedup factor with two decimals and the times sign: 1.234 -> "1.23×".
 std::string format_speedup(double factor);
 
+/// Bytes in binary units with one decimal: 512 -> "512 B", 16384 -> "16.0 KiB".
+std::string format_bytes(std::uint64_t bytes);
+
 /// A loss in %.3g; "nan", "inf", "-inf" for non-finite values.
 std::string format_loss(double loss);
 

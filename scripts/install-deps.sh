@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          libjs-chart.js libcpp-httplib-dev
+          libjs-chart.js libcpp-httplib-dev pkg-config
           chromium)  # chromium: the HTML report's browser test (skipped without it)
 missing=()
 for p in "${packages[@]}"; do

@@ -19,6 +19,8 @@ void add_tune_command(CLI::App& app, Action& action);
 void add_build_command(CLI::App& app, Action& action);
 /// Registers `report` on app; stores its action in action.
 void add_report_command(CLI::App& app, Action& action);
+/// Registers `serve` on app; stores its action in action.
+void add_serve_command(CLI::App& app, Action& action);
 /// Registers `inspect` on app; stores its action in action.
 void add_inspect_command(CLI::App& app, Action& action);
 /// Registers `simulate` on app; stores its action in action.

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     routetune::cli::add_tune_command(app, action);
     routetune::cli::add_build_command(app, action);
     routetune::cli::add_report_command(app, action);
+    routetune::cli::add_serve_command(app, action);
     routetune::cli::add_inspect_command(app, action);
     routetune::cli::add_simulate_command(app, action);
     routetune::cli::add_import_command(app, action);

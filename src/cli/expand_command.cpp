@@ -83,6 +83,7 @@ void add_expand_command(CLI::App& app, Action& action) {
     command->add_option("--compiler", options->compiler, "compiler executable whose knobs are discovered");
     auto* base = command->add_option("--base", options->base, "base flags of the default route, one string split on whitespace");
     command->add_option("--mixed-max-knobs", options->mixed_max_knobs, "knobs in mixed phase two (for its bound)");
+    command->footer("Exit codes: 0 the candidates (or their count) were printed; 2 bad spec, expression or options.");
     command->callback([options, limit, base, &action] {
         options->has_limit = limit->count() > 0;
         options->has_base = base->count() > 0;

@@ -9,6 +9,9 @@
 int main(int argc, char** argv) {
     CLI::App app{"routetune: find the fastest build route of a compiler for a workload, and prove it correct"};
     app.require_subcommand(1);
+    app.footer("Exit codes (each command's --help lists its own): 0 success; 1 a runtime failure (or, for tune, "
+               "no eligible route); 2 bad input, nothing ran; 3 a changed environment fingerprint; 130 interrupted. "
+               "See man routetune.");
     app.set_version_flag("--version", std::string("routetune ") + ROUTETUNE_VERSION);
     routetune::cli::remember_command_line(argc, argv);
     routetune::cli::Action action;

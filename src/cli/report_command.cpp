@@ -8,6 +8,7 @@
 #include "report/html_report.hpp"
 #include "report/render.hpp"
 #include "routetune/error.hpp"
+#include "study/study_notes.hpp"
 #include "study/study_runner.hpp"
 #include "util/files.hpp"
 
@@ -19,6 +20,7 @@ struct ReportArguments {
     std::vector<std::string> stores;
     std::string format = "table";
     std::string output;
+    bool wide = false;
 };
 
 std::string render(const ReportArguments& a) {
@@ -26,11 +28,11 @@ std::string render(const ReportArguments& a) {
         if (a.format != "html")
             throw UsageError("--format " + a.format + " takes one store; several stores are compared with --format html");
         std::vector<HtmlStudy> studies;
-        for (const auto& store : a.stores) studies.push_back({load_study_summary(store), ""});
+        for (const auto& store : a.stores) studies.push_back({load_study_summary(store), load_study_metric(store)});
         return html_report(studies);
     }
     StudySummary summary = load_study_summary(a.stores.at(0));
-    return render_summary(summary, a.format, "");
+    return render_summary(summary, a.format, load_study_metric(a.stores.at(0)), a.wide);
 }
 
 int run(const ReportArguments& a) {
@@ -53,6 +55,7 @@ void add_report_command(CLI::App& app, Action& action) {
     c->add_option("store", a->stores, "the study's .sqlite file (several with --format html)")->required();
     c->add_option("--format", a->format, "table | json | markdown | html");
     c->add_option("--output", a->output, "write the report to this file instead of stdout");
+    c->add_flag("--wide", a->wide, "table: show whole routes instead of cutting them at 60 columns");
     c->footer("Exit codes: 0 the report was written; 1 a store could not be read or the output written; "
               "2 bad options or no store at the path.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });

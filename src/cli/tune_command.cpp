@@ -7,11 +7,13 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/tune_dry_run.hpp"
 #include "study/artifact_manifest.hpp"
+#include "study/study_notes.hpp"
+#include "study/study_opening.hpp"
 #include "study/study_runner.hpp"
 #include "report/progress_line.hpp"
 #include "report/render.hpp"
-#include "report/expand_report.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune::cli {
@@ -23,31 +25,12 @@ struct TuneArguments {
     TuneOptions options;
     bool dry_run = false;
     bool json = false;
+    bool wide = false;
     std::string time_limit;
     std::uint64_t max_routes = 0;
     int mixed_max_knobs = 0;
     std::uint64_t seed = 0;
 };
-
-int dry_run(const StudySetup& setup, const TuneArguments& arguments) {
-    const std::string& search = setup.search;
-    if (search == "fast" || search == "full" || search == "mixed") {
-        ExpandRequest request;
-        request.routes = setup.expression.text;
-        request.mode = search;
-        request.json = arguments.json;
-        request.include_unsafe = setup.spec.search.include_unsafe;
-        request.mixed_max_knobs = setup.spec.search.mixed_max_knobs;
-        return run_expand(setup.catalog, request, std::cout);
-    }
-    BigCount space = count_candidates(setup.expression, ExpansionMode::Full);
-    std::cout << "search " << search << " proposes candidates from the results so far; it runs nothing here.\n"
-              << "space: " << space.to_string() << " routes; budget: at most " << setup.spec.search.max_routes
-              << " candidates";
-    if (setup.spec.search.time_limit_s > 0) std::cout << " or " << setup.spec.search.time_limit_s << " s";
-    std::cout << "\n";
-    return 0;
-}
 
 ProgressCounters counters_of(const StudyProgress& p) {
     ProgressCounters c;
@@ -93,9 +76,15 @@ int run(TuneArguments& arguments) {
     if (options.jobs < 1) throw UsageError("--jobs must be at least 1");
     if (options.measure_lanes < 1) throw UsageError("--measure-lanes must be at least 1");
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
-    if (arguments.dry_run) return dry_run(setup, arguments);
+    if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
 
     StudyRunner runner(setup, options);
+    if (!options.resume) {
+        auto moved = move_study_aside(runner.paths());
+        if (!moved.empty())
+            std::cerr << "routetune: an earlier study was at " << runner.paths().cache.string() << "; moved it aside to "
+                      << moved.string() << " (use --continue to resume a study instead)\n";
+    }
     ProgressWriter writer(std::cerr, stderr_is_tty());
     runner.on_progress([&](const StudyProgress& p) {
         writer.update(counters_of(p));
@@ -107,11 +96,12 @@ int run(TuneArguments& arguments) {
     try {
         summary = runner.run();
     } catch (...) {
-        writer.finish(ProgressCounters{});
+        writer.abandon();
         throw;
     }
     writer.finish(progress_counters(summary));
-    std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric);
+    record_study_notes(*StudyStore::open(runner.paths().cache), summary, setup.spec.accuracy.metric);
+    std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
     if (!options.output.empty()) copy_output(summary, setup, options.output);
     return summary.outcome == Outcome::NoEligibleRoute ? 1 : 0;
 }
@@ -141,6 +131,8 @@ void add_tune_command(CLI::App& app, Action& action) {
     auto* seed = c->add_option("--seed", a->seed, "seed of randomised strategies");
     c->add_flag("--include-unsafe", a->options.include_unsafe, "let globs match knobs tagged unsafe");
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
+    c->add_flag("--wide", a->wide, "the final table shows whole routes instead of cutting them at 60 columns");
+    c->footer("Exit codes: 0 the study finished (improved or default-stays); 1 no eligible route, or a runtime failure; 2 bad input (spec, expression, options) and nothing ran; 3 --continue found a different environment fingerprint (the differences are printed); 130 interrupted: state is saved, --continue resumes.");
     c->callback([a, max_routes, mixed, seed, &action] {
         if (max_routes->count()) a->options.max_routes = a->max_routes;
         if (mixed->count()) a->options.mixed_max_knobs = a->mixed_max_knobs;

@@ -11,11 +11,14 @@
 // {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 
+#include "eval/build_message.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "eval/accuracy.hpp"
+#include "eval/build_message.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/reported_time.hpp"
 #include "util/files.hpp"
@@ -149,7 +152,8 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
         e.artifact_path = built.artifact.string();
         return built;
     }
-    e.message = describe_exit(result, "the build") + last_line(result.err.empty() ? result.out : result.err);
+    std::string cause = build_error_line(result.err.empty() ? result.out : result.err);
+    e.message = describe_exit(result, "the build") + (cause.empty() ? "" : ": " + cause);
     return built;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/html_report.hpp"
+#include "study/study_notes.hpp"
 #include "study/study_runner.hpp"
 
 namespace routetune {
@@ -13,7 +14,7 @@ namespace {
 
 std::vector<HtmlStudy> load(const std::vector<std::filesystem::path>& stores) {
     std::vector<HtmlStudy> studies;
-    for (const auto& store : stores) studies.push_back({load_study_summary(store), ""});
+    for (const auto& store : stores) studies.push_back({load_study_summary(store), load_study_metric(store)});
     return studies;
 }
 

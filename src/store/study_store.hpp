@@ -119,6 +119,16 @@ public:
     virtual void record_outcome(const StudyOutcome& outcome) = 0;
     /// The outcome, or nullopt while the study has not finished.
     virtual std::optional<StudyOutcome> read_outcome() const = 0;
+
+    /// Stores (replacing) a named fact of the study that reports give back as tune printed it
+    /// ("metric", "candidates_total", "artifact_bytes", "wall_s"); a backend without a place
+    /// for them ignores it.
+    virtual void write_note(const std::string& key, const std::string& value) { (void)key, (void)value; }
+    /// A fact stored by write_note, or nullopt.
+    virtual std::optional<std::string> read_note(const std::string& key) const {
+        (void)key;
+        return std::nullopt;
+    }
 };
 
 /// Samples as text ("0.25 0.5"), exact: shortest round-trip decimal of each double.

@@ -120,7 +120,7 @@ ArtifactManifest write_output(const fs::path& artifact, const fs::path& output, 
     manifest.speedup = info.speedup;
     manifest.ci_low = info.ci_low;
     manifest.ci_high = info.ci_high;
-    manifest.outcome = std::string(to_string(info.outcome));
+    manifest.outcome = info.outcome_text.empty() ? std::string(to_string(info.outcome)) : info.outcome_text;
     manifest.created_at = info.created_at.empty() ? now_utc() : info.created_at;
     manifest.routetune_version = ROUTETUNE_VERSION;
     write_text_atomically(manifest_path(output), manifest_to_json(manifest).dump(2) + "\n");

@@ -64,10 +64,10 @@ std::size_t planned_evaluations(const StudySetup& setup) {
     ExpansionMode mode = search == "full" ? ExpansionMode::Full : ExpansionMode::Fast;
     bool enumerated = search == "fast" || search == "full" || search == "mixed";
     BigCount space = count_candidates(setup.expression, enumerated ? mode : ExpansionMode::Full);
-    std::uint64_t budget = setup.spec.search.max_routes;
-    std::uint64_t candidates = space.fits_u64() ? std::min<std::uint64_t>(space.to_u64(), budget) : budget;
+    std::uint64_t budget = setup.spec.search.max_routes;  // evaluations in all, the default's included
     bool baseline_is_default = baseline_route(setup.expression).empty() && enumerated;
-    return static_cast<std::size_t>(candidates + (baseline_is_default ? 0 : 1));
+    std::uint64_t planned = space.fits_u64() ? space.to_u64() + (baseline_is_default ? 0 : 1) : budget;
+    return static_cast<std::size_t>(std::min(planned, budget));
 }
 
 }  // namespace
@@ -143,7 +143,7 @@ StudySummary StudyRunner::run() {
     std::vector<LaneRun> lane_runs;  // measurements in progress on their lanes (reported timing)
     auto budget_left = [&]() -> std::size_t {
         if (spec.search.time_limit_s > 0 && steady_now() - s.started_s >= spec.search.time_limit_s) return 0;
-        std::size_t used = s.candidates_done + in_flight.size() + measuring.size();
+        std::size_t used = 1 + s.candidates_done + in_flight.size() + measuring.size();  // 1: the default
         return used >= spec.search.max_routes ? 0 : static_cast<std::size_t>(spec.search.max_routes - used);
     };
     auto refill = [&](std::size_t target) {

@@ -12,6 +12,7 @@
 #include "routetune/error.hpp"
 #include "study/study_runner.hpp"
 #include "store/study_store.hpp"
+#include "study/study_notes.hpp"
 
 namespace routetune {
 
@@ -59,6 +60,7 @@ StudySummary load_study_summary(const std::filesystem::path& cache) {
     }
     summary.evaluations = store->evaluations();
     summary.wall_s = evaluation_span_s(summary.evaluations);
+    apply_study_notes(*store, summary);
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
     }

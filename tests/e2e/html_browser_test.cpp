@@ -86,9 +86,11 @@ TEST(HtmlBrowser, CpuStudyWithEveryFailureDrawsEveryChart) {
     ASSERT_EQ(tune.exit_code, 0) << tune.err;
     fs::path page = report_html({(specs / "faults.sqlite").string()}, specs / "faults.html");
     std::string html = read_file(page).value_or("");
-    for (const char* kind : {"progress", "routes", "samples", "failures", "effects", "confirmation"})
+    // Process timing on a loaded machine may leave no candidate to confirm, so the
+    // confirmation chart is checked by the GPU test, whose stores hold confirmations.
+    for (const char* kind : {"progress", "routes", "samples", "failures", "effects"})
         EXPECT_NE(html.find(std::string("data-chart=\"") + kind + "\""), std::string::npos) << kind;
-    expect_every_chart_drawn(page, 6);
+    expect_every_chart_drawn(page, 5);
 }
 
 TEST(HtmlBrowser, GpuStudiesComparedOnOnePage) {
@@ -100,6 +102,7 @@ TEST(HtmlBrowser, GpuStudiesComparedOnOnePage) {
     std::string html = read_file(page).value_or("");
     EXPECT_EQ(count(html, "data-chart=\"compare-progress\""), 1u);
     EXPECT_EQ(count(html, "<section class=\"study\""), 2u);
+    EXPECT_EQ(count(html, "data-chart=\"confirmation\""), 2u);
     expect_every_chart_drawn(page, 13);
 }
 

@@ -102,8 +102,12 @@ TEST(TuneCli, FullSearchLargerThanMaxRoutesIsRefusedWithExit2) {
 
 TEST(TuneCli, MaxRoutesBoundsTheCandidatesEvaluated) {
     fs::path specs = scratch_specs();
-    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--max-routes", "3"}, specs));
-    EXPECT_EQ(s.at("counts").at("total"), 4);  // the default and three candidates
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--json", "--max-routes", "3"}, specs);
+    json s = summary_of(r);
+    EXPECT_EQ(s.at("counts").at("total"), 3);  // the default and two candidates
+    EXPECT_EQ(s.at("candidates_total"), 3);
+    EXPECT_NE(r.err.find("[3/3 100%]"), std::string::npos) << "the progress total agrees: " << r.err;
+    EXPECT_EQ(r.err.find("/4"), std::string::npos) << r.err;
 }
 
 TEST(TuneCli, OutputWritesTheWinnerWithAManifestThatInspectChecks) {

@@ -35,7 +35,7 @@ TEST(TableReport, ExactTextForTheSampleStudy) {
         "6  -O=2               pending               -           -              -\n"
         "\n"
         "counts     ok 3, inaccurate 1, build_failed 1, pending 1, total 6\n"
-        "artifacts  4096 bytes kept\n";
+        "artifacts  4.0 KiB kept\n";
     EXPECT_EQ(table_report(testing::sample_summary(), options), expected);
     EXPECT_EQ(render_summary(testing::sample_summary(), "table", "rel_l2"), expected);
 }
@@ -63,7 +63,7 @@ TEST(TableReport, LongRoutesAreCutWithAnEllipsis) {
         "1  -O=3 -funro…  run_timeout          -           -     -  case typical: ran past 10 s\n"
         "\n"
         "counts     run_timeout 1, total 1\n"
-        "artifacts  0 bytes kept\n";
+        "artifacts  0 B kept\n";
     EXPECT_EQ(table_report(s, options), expected);
 }
 

@@ -84,6 +84,23 @@ std::string SqliteStudyStore::location() const { return impl_->path.string(); }
 
 int SqliteStudyStore::opened_schema_version() const { return impl_->opened_version; }
 
+// Notes live in the meta table beside schema_version, under "note:<key>", so they need no
+// schema change and older stores simply have none.
+void SqliteStudyStore::write_note(const std::string& key, const std::string& value) {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    statement.bind(1, "note:" + key).bind(2, value);
+    statement.run();
+}
+
+std::optional<std::string> SqliteStudyStore::read_note(const std::string& key) const {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare("SELECT value FROM meta WHERE key = ?");
+    statement.bind(1, "note:" + key);
+    if (!statement.step()) return std::nullopt;
+    return statement.text(0);
+}
+
 void SqliteStudyStore::write_header(const StudyHeader& header) {
     std::lock_guard lock(impl_->mutex);
     auto statement = impl_->db.prepare(

@@ -33,6 +33,8 @@ public:
     std::optional<StudyConfirmation> read_confirmation() const override;
     void record_outcome(const StudyOutcome& outcome) override;
     std::optional<StudyOutcome> read_outcome() const override;
+    void write_note(const std::string& key, const std::string& value) override;
+    std::optional<std::string> read_note(const std::string& key) const override;
 
     struct Impl;
 

@@ -114,6 +114,8 @@ constexpr const char* kSixCandidates = "-a=[0|1|2|3] -b=[on|off]";  // fast: def
 
 TEST_F(SchedulerHarness, ProcessTimingBuildsInParallelAndNeverMeasuresBesideABuild) {
     start(kSixCandidates, SchedulerOptions{3, 1, false}, routes_budget(100));
+    bench.runner.routes["-a=2"].build_s = 3;  // the others of its batch are built (and could be measured) first
+    bench.runner.routes["-b=on"].build_s = 2;
     ASSERT_TRUE(run_study());
     EXPECT_EQ(committed_routes(), (std::set<std::string>{"", "-a=1", "-a=2", "-a=3", "-b=on"}));
     std::vector<Interval> builds = of_kind(true);
@@ -184,6 +186,23 @@ TEST_F(SchedulerHarness, MaxRoutesStopsProposalsCountingWhatIsInFlight) {
     ASSERT_TRUE(run_study());
     EXPECT_EQ(of_kind(true).size(), 3u) << "the default and two candidates were built";
     EXPECT_EQ(ledger->candidates_done(), 2u);
+}
+
+TEST_F(SchedulerHarness, MaxRoutesCountsBuildsInFlightWhileMeasuring) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{4, 1, true}, routes_budget(2));
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(of_kind(true).size(), 3u) << "builds running ahead during a measurement count against --max-routes";
+}
+
+TEST(StudyBudget, TheSpecsLimitsWithZeroTimeMeaningNone) {
+    Budget both = study_budget(7, 30);
+    EXPECT_EQ(both.max_routes, std::optional<std::size_t>(7));
+    EXPECT_EQ(both.time_limit_s, std::optional<double>(30));
+    EXPECT_FALSE(study_budget(7, 0).time_limit_s);
+    EXPECT_EQ(study_budget(7, 0).next_batch(10, 5, 1e9), 2u);
+    EXPECT_EQ(both.next_batch(10, 5, 30), 0u) << "spent at the time limit";
 }
 
 TEST_F(SchedulerHarness, TimeLimitStopsProposalsButFinishesWhatStarted) {

@@ -4,10 +4,10 @@
 // a missing artifact each become their own status. measure(): for each round (warm-ups first,
 // then repeats) run every case once; the first round's output of each case is checked against
 // its reference and an inaccurate or failing case ends the evaluation at once (no time is spent
-// timing a route that cannot win). A repeat's sample is the sum of its cases' times. With
-// reported timing, a run that leaves the {metrics} file absent or empty has its stdout (the
-// captured stream, or the output file when the run command has no {output}) handed to the
-// adapter's times_from_output (trtexec: the "GPU Compute Time" median). Runs may name
+// timing a route that cannot win). A repeat's sample is the sum of its cases' times. A run's
+// time comes from the spec's timing source (eval/timing_source.hpp: wall time, CPU time, or
+// what the program reports, which may also be read from its stdout by the adapter). Every
+// process goes through the ProcessRunner, so tests run all of this over a fake. Runs may name
 // {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 

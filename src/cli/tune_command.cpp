@@ -14,6 +14,7 @@
 #include "study/study_runner.hpp"
 #include "report/progress_line.hpp"
 #include "report/render.hpp"
+#include "report/report_row.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune::cli {
@@ -69,6 +70,28 @@ void copy_output(const StudySummary& summary, const StudySetup& setup, const std
     std::cerr << "routetune: wrote " << output.string() << " and " << manifest_path(output).string() << "\n";
 }
 
+// What the final table cannot say by itself: a default too noisy to decide against, and a
+// study that stopped at its time limit.
+void print_cautions(const StudySummary& summary, const Spec& spec) {
+    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
+        const TimingSummary& t = summary.default_evaluation->timing;
+        double width = t.median_s > 0 ? (t.ci_high_s - t.ci_low_s) / t.median_s : 0;
+        if (width > spec.timing.min_gain) {
+            std::cerr << "routetune: warning: the default's own 95% interval is " << format_percent(width)
+                      << " of its median, wider than min_gain " << format_percent(spec.timing.min_gain)
+                      << ": too noisy to tell a gain that small; raise [timing] repeats, quiet the machine, "
+                         "or use reported timing\n";
+        }
+    }
+    double limit = spec.search.time_limit_s;
+    std::size_t finished = 0;
+    for (const auto& e : summary.evaluations) finished += e.status != Status::Pending;
+    if (limit > 0 && summary.wall_s >= limit && finished < summary.candidates_total) {
+        std::cerr << "routetune: stopped proposing candidates at the time limit (" << format_duration(limit) << ") after "
+                  << finished << " evaluations of " << summary.candidates_total << " planned\n";
+    }
+}
+
 int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
     options.command_line = joined_command_line();
@@ -102,6 +125,7 @@ int run(TuneArguments& arguments) {
     writer.finish(progress_counters(summary));
     record_study_notes(*StudyStore::open(runner.paths().cache), summary, setup.spec.accuracy.metric);
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
+    print_cautions(summary, setup.spec);
     if (!options.output.empty()) copy_output(summary, setup, options.output);
     return summary.outcome == Outcome::NoEligibleRoute ? 1 : 0;
 }

@@ -48,7 +48,6 @@ std::string header_table(const StudySummary& summary) {
     std::string out = "<table>\n";
     for (const auto& field : report_header(summary))
         out += "<tr><th>" + escape_html(field.label) + "</th>" + html_cell(field.value) + "</tr>\n";
-    if (!summary.message.empty()) out += "<tr><th>why</th>" + html_cell(summary.message) + "</tr>\n";
     out += "<tr><th>artifacts kept</th>" + html_cell(format_bytes(summary.artifact_bytes)) + "</tr>\n";
     return out + "</table>\n";
 }

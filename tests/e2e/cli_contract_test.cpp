@@ -156,5 +156,28 @@ TEST(CliContract, DryRunContinueListsWhatRemains) {
                         "-param:max-unroll-times=16\n");
 }
 
+TEST(CliContract, ANoisyDefaultIsWarnedAboutAndTheOutcomeSaysWhy) {
+    fs::path specs = scratch_specs();
+    std::string spec = read_file(specs / "fake_timed.toml").value_or("");
+    auto at = spec.find("min_gain = 0.02");
+    ASSERT_NE(at, std::string::npos);
+    spec.replace(at, 15, "min_gain = 0.001");  // the fake's jitter makes the default's interval 1% wide
+    write_file(specs / "strict.toml", spec);
+    CliResult r = run_cli({"tune", "strict.toml", "--max-routes", "2"}, specs);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: the default's own 95% interval is"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("wider than min_gain 0.1%"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("\nwhy "), std::string::npos) << "the table says why: " << r.out;
+    CliResult calm = run_cli({"tune", "fake_timed.toml", "--max-routes", "2"}, specs);
+    EXPECT_EQ(calm.err.find("warning: the default's own"), std::string::npos) << calm.err;
+}
+
+TEST(CliContract, StoppingAtTheTimeLimitIsSaid) {
+    fs::path specs = scratch_specs();
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--time-limit", "1s"}, specs, {{"FAKE_RUN_SLEEP_S", "0.1"}});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("stopped proposing candidates at the time limit (1s) after "), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace routetune::e2e

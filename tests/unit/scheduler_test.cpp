@@ -270,14 +270,14 @@ TEST_F(SchedulerHarness, AResumedStudyRunsOnlyWhatIsMissingAndCountsWhatWasDone)
         earlier->record(one);
         earlier->mark_pending(Route::parse("-a=2"), "fast", "2026-12-01T00:00:00Z");  // in flight at the kill
     }
-    start(kSixCandidates, SchedulerOptions{2, 1, false}, routes_budget(3));
+    start(kSixCandidates, SchedulerOptions{2, 1, false}, routes_budget(4));
     ASSERT_TRUE(run_study());
     std::set<std::string> built;
     for (const auto& b : of_kind(true)) built.insert(b.route);
     EXPECT_EQ(built.count(""), 0u) << "the default is not evaluated again";
     EXPECT_EQ(built.count("-a=1"), 0u) << "a finished candidate is not evaluated again";
     EXPECT_EQ(built.count("-a=2"), 1u) << "a pending one is";
-    EXPECT_EQ(built.size(), 2u) << "--max-routes 3 counts the candidate finished before";
+    EXPECT_EQ(built.size(), 2u) << "--max-routes 4 counts the default and the candidate finished before";
     EXPECT_EQ(ledger->candidates_done(), 3u);
 }
 

@@ -86,6 +86,23 @@ TEST(TableReport, DisplayWidthCountsCodePoints) {
     EXPECT_EQ(truncate_display("abc", 0), "");
 }
 
+TEST(ReportRows, ImportedRoutesAreShownAsTheirDifferenceFromTheDefault) {
+    Route reference = Route::parse("-a=1 -b=on -c=x");
+    EXPECT_EQ(route_against(Route::parse("-a=1 -b=off -c=x"), reference), "-b=off");
+    EXPECT_EQ(route_against(Route::parse("-a=2 -c=x -d=5"), reference), "-a=2 -d=5 -b=(unset)");
+    EXPECT_EQ(route_against(reference, reference), "(default)");
+    EXPECT_EQ(route_against(Route::parse("-a=2"), Route()), "-a=2");
+    StudySummary s = testing::sample_summary();
+    for (auto& e : s.evaluations) e.route.set("-tactic", "7");
+    s.default_evaluation->route.set("-tactic", "7");
+    auto rows = report_rows(s);
+    EXPECT_EQ(rows[0].route, "-O=3");
+    EXPECT_EQ(rows[1].route, "(default)");
+    bool said = false;
+    for (const auto& field : report_header(s)) said |= field.label == "routes" && field.value.find("-tactic=7") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
 TEST(ReportRows, OkSortedByTimeThenFailuresByStatus) {
     auto rows = report_rows(testing::sample_summary());
     ASSERT_EQ(rows.size(), 6u);
@@ -111,7 +128,7 @@ TEST(MarkdownReport, EscapesAndTabulates) {
     EXPECT_NE(text.find("| run\\_crashed | 0 |\n| run\\_timeout | 0 |\n| pending | 1 |\n| total | 6 |\n"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("Artifacts kept: 4096 bytes.\n"), std::string::npos);
+    EXPECT_NE(text.find("Artifacts kept: 4.0 KiB.\n"), std::string::npos);
 }
 
 TEST(Render, UnknownFormatListsTheValidOnes) {

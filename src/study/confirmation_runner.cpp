@@ -42,11 +42,11 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     if (default_evaluation.status != Status::Ok) {
         auto fastest = fastest_eligible(evaluations);
         if (!fastest) {
-            outcome.outcome = "no-eligible-route";
+            outcome.outcome = Outcome::NoEligibleRoute;
             outcome.message = "no route, the default included, built, ran and passed accuracy";
             return outcome;
         }
-        outcome.outcome = "improved";
+        outcome.outcome = Outcome::Improved;
         outcome.winner = fastest->route;
         outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
         outcome.artifact_path = fastest->artifact_path;
@@ -58,7 +58,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     std::vector<Evaluation> top =
         confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
     if (top.empty()) {
-        outcome.outcome = "default-stays";
+        outcome.outcome = Outcome::DefaultStays;
         outcome.message = "no route's median was " + percent(1 + timing_.min_gain) + " the default's or better";
         return outcome;
     }
@@ -93,16 +93,16 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     for (std::size_t i = 0; i < routes.size(); ++i) {
         if (!alive[i] || samples[i].empty() || samples[0].empty()) continue;
         Confirmation c = make_confirmation(routes[i].evaluation.route, samples[0], samples[i]);
-        ConfirmedRoute row{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high};
-        record.routes.push_back(row);
-        if (i > 0) confirmations.push_back(c);
+        if (i == 0) record.baseline = c;
+        else confirmations.push_back(c);
     }
+    record.candidates = confirmations;
     store.record_confirmation(record);
     std::optional<Confirmation> winner = pick_winner(confirmations, timing_.min_gain);
     std::string notes = dropped.empty() ? "" : "; dropped: ";
     for (std::size_t i = 0; i < dropped.size(); ++i) notes += (i ? ", " : "") + dropped[i];
     if (!winner) {
-        outcome.outcome = "default-stays";
+        outcome.outcome = Outcome::DefaultStays;
         std::string best;
         const Confirmation* top_speedup = nullptr;
         for (const auto& c : confirmations) {
@@ -116,7 +116,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
                           " with 95% confidence in the interleaved confirmation" + best + notes;
         return outcome;
     }
-    outcome.outcome = "improved";
+    outcome.outcome = Outcome::Improved;
     outcome.winner = winner->route;
     outcome.speedup = winner->speedup;
     outcome.speedup_ci_low = winner->ci_low;

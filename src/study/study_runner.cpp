@@ -230,7 +230,7 @@ StudySummary StudyRunner::run() {
     }
     if (s.default_evaluation->status != Status::Ok && !every_case_has_golden(spec)) {
         StudyOutcome outcome;
-        outcome.outcome = "no-eligible-route";
+        outcome.outcome = Outcome::NoEligibleRoute;
         outcome.message = "the default route is " + std::string(to_string(s.default_evaluation->status)) + " (" +
                           s.default_evaluation->message + ") and not every case has a golden reference: nothing can be validated";
         outcome.recorded_at = iso8601_utc_now();

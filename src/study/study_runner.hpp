@@ -11,7 +11,7 @@
 
 #include "routetune/study.hpp"
 #include "eval/evaluator.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
 

@@ -30,6 +30,7 @@ declare -A owner=(
     [error.hpp]=util
     [big_count.hpp]=core [knob.hpp]=core [catalog.hpp]=core [route.hpp]=core
     [status.hpp]=core [evaluation.hpp]=core [study.hpp]=core
+    [timing.hpp]=core
     [expression.hpp]=routes [adapter.hpp]=adapters [strategy.hpp]=search [spec.hpp]=spec
 )
 

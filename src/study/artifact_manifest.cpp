@@ -5,6 +5,7 @@
 #include "study/artifact_manifest.hpp"
 
 #include <cmath>
+#include <fstream>
 
 #include "routetune/error.hpp"
 #include "util/files.hpp"

@@ -46,9 +46,7 @@ std::string describe_failure(const ProcessResult& result) {
 
 }  // namespace
 
-GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {
-    if (options_.compiler.empty()) options_.compiler = "gcc";
-}
+GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {}
 
 Catalog GccAdapter::discover() {
     CompilerIdentity identity = identify_compiler("gcc", options_.compiler);

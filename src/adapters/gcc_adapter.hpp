@@ -17,7 +17,7 @@ inline constexpr const char* gcc_discovery_version = "gcc-discovery-6";
 /// One GCC executable with the spec's base flags.
 class GccAdapter : public Adapter {
 public:
-    /// An adapter for options.compiler ("gcc" when empty); nothing runs until discover().
+    /// An adapter for options.compiler (make_adapter fills in "gcc"); nothing runs until discover().
     explicit GccAdapter(AdapterOptions options);
 
     /// "gcc".

@@ -96,7 +96,7 @@ void StudyRunner::require_usable_default(const StudyLedger& ledger, StudyStore& 
     const Evaluation& default_evaluation = *ledger.default_evaluation();
     if (default_evaluation.status == Status::Ok || every_case_has_golden(setup_.spec)) return;
     StudyOutcome outcome;
-    outcome.outcome = "no-eligible-route";
+    outcome.outcome = Outcome::NoEligibleRoute;
     outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) + " (" +
                       default_evaluation.message +
                       ") and not every case has a golden reference: nothing can be validated";

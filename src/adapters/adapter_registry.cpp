@@ -2,6 +2,7 @@
 // `factories` plus its factory's declaration.
 #include <algorithm>
 
+#include "adapters/clang_adapter.hpp"
 #include "adapters/custom_adapter.hpp"
 #include "adapters/gcc_adapter.hpp"
 #include "adapters/inductor_adapter.hpp"
@@ -22,6 +23,7 @@ struct Entry {
 };
 
 const Entry factories[] = {
+    {"clang", make_clang_adapter},
     {"custom", make_custom_adapter},
     {"gcc", make_gcc_adapter},
     {"inductor", make_inductor_adapter},

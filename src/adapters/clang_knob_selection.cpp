@@ -49,7 +49,7 @@ constexpr std::string_view switch_exclusions[] = {
 };
 
 constexpr std::string_view llvm_families[] = {
-    "unroll", "inline", "vectoriz", "slp-", "loop-", "licm", "lsr-", "gvn", "instcombine", "jump-thread",
+    "unroll", "inline", "vectoriz", "force-vector", "slp-", "loop-", "licm", "lsr-", "gvn", "instcombine", "jump-thread",
     "simplifycfg", "unswitch", "tail-dup", "block-placement", "align-", "interleave", "misched", "sched",
     "regalloc", "prefetch", "spec-exec", "dse-", "memcpy", "hoist", "sink", "peel", "enable-",
 };

@@ -80,7 +80,7 @@ Scan scan_command_table(const TomlSection& section, const std::vector<std::strin
 
 const std::vector<AdapterDefault>& spec_adapter_defaults() {
     static const std::vector<AdapterDefault> defaults = {
-        {"gcc", "gcc"}, {"nvcc", "nvcc"}, {"trtexec", "trtexec", true}, {"inductor", "python3"}, {"custom", ""}};
+        {"gcc", "gcc"}, {"clang", "clang"}, {"nvcc", "nvcc"}, {"trtexec", "trtexec", true}, {"inductor", "python3"}, {"custom", ""}};
     return defaults;
 }
 

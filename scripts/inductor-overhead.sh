@@ -50,4 +50,4 @@ for model in "${models[@]}"; do
   done
 done
 cp "$work/log" "$OUT/overhead.log" 2>/dev/null
-column -t "$tsv"
+cat "$tsv"

@@ -217,7 +217,8 @@ def serve(path):
                 thread.start()
                 active.append(thread)
     listener.close()
-    os.unlink(path)
+    if os.path.exists(path):
+        os.unlink(path)
     return 0
 
 

@@ -12,7 +12,7 @@
 namespace routetune {
 
 /// Part of the catalog cache key; bumped whenever discovery changes what a catalog holds.
-inline constexpr const char* clang_discovery_version = "clang-discovery-2";
+inline constexpr const char* clang_discovery_version = "clang-discovery-3";
 
 /// One Clang executable with the spec's base flags.
 class ClangAdapter : public Adapter {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "adapters/clang_adapter.hpp"
 #include "adapters/custom_adapter.hpp"
 #include "adapters/gcc_adapter.hpp"
 #include "adapters/inductor_adapter.hpp"
@@ -21,6 +22,7 @@ const AdapterEntry kAdapters[] = {
     {"trtexec", make_trtexec_adapter, "trtexec", true},
     {"inductor", make_inductor_adapter, "python3"},
     {"custom", make_custom_adapter, ""},
+    {"clang", make_clang_adapter, "clang"},
 };
 
 }  // namespace

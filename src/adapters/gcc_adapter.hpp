@@ -12,7 +12,7 @@ namespace routetune {
 
 /// Part of the catalog cache key; bumped whenever parsing or probing changes what a catalog
 /// holds, so entries written by older code are missed.
-inline constexpr const char* gcc_discovery_version = "gcc-discovery-6";
+inline constexpr const char* gcc_discovery_version = "gcc-discovery-7";
 
 /// One GCC executable with the spec's base flags.
 class GccAdapter : public Adapter {

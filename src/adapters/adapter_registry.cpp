@@ -18,11 +18,11 @@ namespace {
 
 const AdapterEntry kAdapters[] = {
     {"gcc", make_gcc_adapter, "gcc"},
+    {"clang", make_clang_adapter, "clang"},
     {"nvcc", make_nvcc_adapter, "nvcc"},
     {"trtexec", make_trtexec_adapter, "trtexec", true},
     {"inductor", make_inductor_adapter, "python3"},
     {"custom", make_custom_adapter, ""},
-    {"clang", make_clang_adapter, "clang"},
 };
 
 }  // namespace

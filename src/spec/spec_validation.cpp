@@ -12,6 +12,7 @@
 #include "spec/placeholders.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
+#include "routetune/timing.hpp"
 
 namespace routetune {
 
@@ -106,8 +107,8 @@ void validate_placeholders(const Spec& spec, const TomlSection& root) {
     }
     const AdapterEntry* adapter = find_adapter(spec.compiler.adapter);
     bool time_on_stdout = adapter && adapter->times_on_stdout;
-    if (spec.timing.source == "reported" && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {
-        run_section->fail("command", "[timing] source = \"reported\" needs {metrics} in the run command, its env "
+    if (timing_source_traits(spec.timing.source).reads_metrics && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {
+        run_section->fail("command", "[timing] source = \"" + spec.timing.source + "\" needs {metrics} in the run command, its env "
                                      "or every case's args: the program writes {\"time_ms\": ...} there");
     }
 }

@@ -9,6 +9,7 @@
 
 #include "report/expand_report.hpp"
 #include "routetune/error.hpp"
+#include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
 #include "study/study_paths.hpp"
 
@@ -27,7 +28,11 @@ std::set<std::string> finished_routes(const StudySetup& setup, const TuneOptions
     return done;
 }
 
-bool enumerated(const std::string& search) { return search == "fast" || search == "full" || search == "mixed"; }
+// The expansion a strategy replays when it has a fixed list of candidates (fast, full, mixed).
+std::optional<ExpansionMode> listed_expansion(const std::string& search) {
+    const StrategyEntry* entry = find_strategy(search);
+    return entry ? entry->expansion : std::nullopt;
+}
 
 }  // namespace
 
@@ -43,9 +48,9 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
     doc["max_routes"] = budget;
     doc["time_limit_s"] = setup.spec.search.time_limit_s > 0 ? nlohmann::ordered_json(setup.spec.search.time_limit_s) : nullptr;
     if (done) doc["finished"] = done->size();
-    if (enumerated(search)) {
-        auto mode = expansion_mode_from_string(search);
-        auto stream = expand(setup.expression, mode);
+    auto expansion = listed_expansion(search);
+    if (expansion) {
+        auto stream = expand(setup.expression, *expansion);
         nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
         std::uint64_t room = done ? (budget > done->size() ? budget - done->size() : 0) : budget;
         while (candidates.size() < room) {
@@ -67,7 +72,7 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
         return 0;
     }
     if (done) out << "# " << done->size() << " finished in the store; remaining:\n";
-    if (!enumerated(search)) {
+    if (!expansion) {
         out << doc["note"].get<std::string>() << ".\nspace: " << doc["space"].get<std::string>()
             << " routes; budget: at most " << budget << " evaluations, the default's included";
         if (setup.spec.search.time_limit_s > 0) out << ", or " << setup.spec.search.time_limit_s << " s";

@@ -24,6 +24,7 @@
 #include "study/confirmation_runner.hpp"
 #include "study/interrupt_guard.hpp"
 #include "study/study_opening.hpp"
+#include "study/winner_minimizer.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
 
@@ -267,6 +268,7 @@ StudySummary StudyRunner::run() {
         if (lanes > 1) pinned["CUDA_VISIBLE_DEVICES"] = "0";  // every confirmation run on one GPU
         ConfirmationRunner confirm(*s.evaluator, s.baseline, spec.timing, pinned);
         StudyOutcome outcome = confirm.decide(*s.store, s.evaluations, *s.default_evaluation);
+        if (options_.minimize) WinnerMinimizer(*s.evaluator, s.baseline, spec.timing, pinned).shrink(outcome, *s.default_evaluation);
         if (interrupt_requested()) throw Interrupted("during the confirmation; " + remaining_text());
         s.store->record_outcome(outcome);
     }

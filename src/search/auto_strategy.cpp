@@ -57,7 +57,7 @@ constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2%
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
 constexpr std::uint32_t kScreenAllBelow = 10;  // a dominant knob with fewer choices is screened whole first
 constexpr std::uint32_t kDominantSample = 6;   // else this many of its values, on the anchor
-constexpr std::size_t kSinkFrom = 200;      // spaces of this many knobs or more get sink proposals
+constexpr std::size_t kSinkFrom = 800;      // spaces of this many knobs or more get sink proposals
 constexpr std::size_t kSinkEvery = 6;       // one in this many model-phase proposals is a sink
 constexpr double kSinkFeasible = 0.97;      // a sink takes values with at least this P(feasible)
 

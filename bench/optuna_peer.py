@@ -64,9 +64,10 @@ def main():
     parser.add_argument("--shape", default="wide")
     args = parser.parse_args()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    rows = [run_seed(args.binary, args.shape, args.knobs, s, 0.2, args.budget) for s in range(1, args.seeds + 1)]
-    for row in rows:
-        print(json.dumps(row))
+    rows = []
+    for seed in range(1, args.seeds + 1):
+        rows.append(run_seed(args.binary, args.shape, args.knobs, seed, 0.2, args.budget))
+        print(json.dumps(rows[-1]), flush=True)
     fractions = [r["fraction"] for r in rows]
     print(f"tpe      seeds {len(rows)}  trials {rows[0]['trials']}  true@20% median {statistics.median(fractions):.3f}"
           f"  worst {min(fractions):.3f}  failed trials median {statistics.median(r['failures'] for r in rows)}"

@@ -27,6 +27,12 @@
 // to the change that breaks it within a few builds (group testing: a failure of the incumbent
 // plus one change blames that change outright), instead of being retried in ever new company
 // (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
+// In spaces of 800 knobs or more, one model-phase proposal in six (when the last build did
+// not fail) is a sink: the best route with every change the model expects to gain and, with
+// probability 1/2 each, values that have built and that the model does not expect to cost
+// time; values that pay only together (pairs, triples) can only be found in such large
+// routes, since a screening group holds a given pair with a probability of about
+// (group / knobs)^2. Sinks make winners large; `tune --minimize` shrinks them afterwards.
 // Small spaces (32 points or fewer) are enumerated. The anchor is a function of the first
 // stage's results and the draws are seeded by (seed, observations so far), so --continue
 // replays them.

@@ -2,7 +2,7 @@
 # Installs the Debian packages routetune needs, only those missing (quick when all are there).
 set -euo pipefail
 packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev
+          libgtest-dev libgmock-dev libbenchmark-dev clang
           python3-optuna)  # python3-optuna: bench/optuna_peer.py, the TPE peer of the strategies
 missing=()
 for p in "${packages[@]}"; do

@@ -56,7 +56,7 @@ bool WinnerMinimizer::costs_time(const BuiltCandidate& winner, const Route& rout
 }
 
 void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const {
-    if (outcome.outcome != "improved" || !outcome.winner || default_evaluation.status != Status::Ok) return;
+    if (outcome.outcome != Outcome::Improved || !outcome.winner || default_evaluation.status != Status::Ok) return;
     BuiltCandidate winner = built(*outcome.winner);
     if (winner.evaluation.status != Status::Pending) return;
     std::size_t changes = outcome.winner->assignments().size();

@@ -146,6 +146,8 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_flag("--ignore-fingerprint", a->options.ignore_fingerprint, "with --continue: accept a changed environment");
     c->add_flag("--dry-run", a->dry_run, "print the candidates and run nothing");
     c->add_flag("--keep-artifacts", a->options.keep_artifacts, "keep every candidate's artifact (reports the bytes used)");
+    c->add_flag("--minimize", a->options.minimize,
+                "after the confirmation, remove the winner's changes that do not pay (delta debugging) and re-confirm");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
     c->add_option("--jobs,-j", a->options.jobs, "builds at once (measurements still run one at a time)");
     c->add_option("--measure-lanes", a->options.measure_lanes,

@@ -214,6 +214,16 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     } else {
         out["winner"] = nullptr;
     }
+    if (summary.minimal) {
+        Json minimal;
+        minimal["route"] = summary.minimal->route.to_string();
+        minimal["changes"] = static_cast<std::uint64_t>(summary.minimal->route.assignments().size());
+        minimal["speedup"] = number(summary.minimal->speedup);
+        minimal["speedup_ci95"] = pair(summary.minimal->ci_low, summary.minimal->ci_high);
+        out["minimal"] = std::move(minimal);
+    } else {
+        out["minimal"] = nullptr;
+    }
     out["outcome"] = std::string(to_string(summary.outcome));
     Json counts;
     for (const auto& [status, n] : status_counts(summary)) counts[std::string(to_string(status))] = n;
@@ -292,6 +302,15 @@ StudySummary summary_from_json(const Json& json) {
                   confirmation.ci_high, "summary.winner.speedup_ci95");
         summary.winner = confirmation;
         summary.winner_artifact = text_at(winner, "artifact", "summary.winner");
+    }
+    auto minimal = json.find("minimal");
+    if (minimal != json.end() && !minimal->is_null()) {
+        Confirmation confirmation;
+        confirmation.route = read_route(*minimal, "summary.minimal");
+        confirmation.speedup = number_at(*minimal, "speedup", "summary.minimal");
+        read_pair(member(*minimal, "speedup_ci95", "summary.minimal"), confirmation.ci_low, confirmation.ci_high,
+                  "summary.minimal.speedup_ci95");
+        summary.minimal = confirmation;
     }
     summary.artifact_bytes = count_at(json, "artifact_bytes");
     summary.wall_s = number_at(json, "wall_s", where);

@@ -55,6 +55,10 @@ struct StudyOutcome {
     std::string artifact_sha256;
     std::string message;
     std::string recorded_at;       ///< ISO 8601 UTC
+    std::optional<Route> minimal_route;  ///< the winner without the changes that do not pay (--minimize)
+    double minimal_speedup = 0;          ///< its re-confirmed speedup over the default
+    double minimal_ci_low = 0;
+    double minimal_ci_high = 0;
 };
 
 /// Whether reading evaluations also reads their per-case rows.

@@ -22,6 +22,7 @@
 #include "study/local_executor.hpp"
 #include "study/scheduler.hpp"
 #include "study/study_opening.hpp"
+#include "study/winner_minimizer.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
@@ -112,6 +113,8 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     if (options_.measure_lanes > 1) pinned["CUDA_VISIBLE_DEVICES"] = "0";  // every confirmation run on one GPU
     ConfirmationRunner confirmation(evaluator, baseline, setup_.spec.timing, pinned);
     StudyOutcome outcome = confirmation.decide(store, ledger.evaluations(), *ledger.default_evaluation());
+    if (options_.minimize)
+        WinnerMinimizer(evaluator, baseline, setup_.spec.timing, pinned).shrink(outcome, *ledger.default_evaluation());
     if (interrupt_requested())
         throw Interrupted("during the confirmation; " + ledger.remaining_text(paths_.cache));
     store.record_outcome(outcome);

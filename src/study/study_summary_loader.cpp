@@ -83,6 +83,10 @@ StudySummary load_study_summary(const std::filesystem::path& cache) {
             summary.winner = winner;
             summary.winner_artifact = outcome->artifact_path;
         }
+        if (outcome->minimal_route) {
+            summary.minimal = Confirmation{*outcome->minimal_route, {}, {}, outcome->minimal_speedup,
+                                           outcome->minimal_ci_low, outcome->minimal_ci_high};
+        }
         summary.message = outcome->message;
     }
     return summary;

@@ -202,6 +202,12 @@ void SqliteStudyStore::record_outcome(const StudyOutcome& outcome) {
     statement.bind(6, outcome.artifact_path).bind(7, outcome.artifact_sha256).bind(8, outcome.message);
     statement.bind(9, outcome.recorded_at.empty() ? iso8601_utc_now() : outcome.recorded_at);
     statement.run();
+    if (!outcome.minimal_route) return;
+    auto minimal = impl_->db.prepare(
+        "UPDATE outcome SET minimal_route = ?, minimal_speedup = ?, minimal_ci_low = ?, minimal_ci_high = ? WHERE id = 1");
+    minimal.bind(1, outcome.minimal_route->to_string()).bind(2, outcome.minimal_speedup);
+    minimal.bind(3, outcome.minimal_ci_low).bind(4, outcome.minimal_ci_high);
+    minimal.run();
 }
 
 std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
@@ -220,6 +226,16 @@ std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
     outcome.artifact_sha256 = statement.text(6);
     outcome.message = statement.text(7);
     outcome.recorded_at = statement.text(8);
+    if (impl_->db.prepare("SELECT 1 FROM pragma_table_info('outcome') WHERE name = 'minimal_route'").step()) {
+        auto minimal = impl_->db.prepare(
+            "SELECT minimal_route, minimal_speedup, minimal_ci_low, minimal_ci_high FROM outcome WHERE id = 1");
+        if (minimal.step() && !minimal.is_null(0)) {
+            outcome.minimal_route = parse_stored_route(impl_->path, minimal.text(0));
+            outcome.minimal_speedup = minimal.real(1);
+            outcome.minimal_ci_low = minimal.real(2);
+            outcome.minimal_ci_high = minimal.real(3);
+        }
+    }
     return outcome;
 }
 

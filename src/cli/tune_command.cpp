@@ -1,18 +1,21 @@
 // `routetune tune`: the main job. Loads the spec, applies the command line's overrides,
 // prepares the study (catalog, expression, strategy), and either prints the candidates
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
-// --json, only the summary JSON) on stdout; --output copies the chosen artifact out.
+// --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
+// log beside the store records that the study started and how it ended.
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
 #include "study/study_runner.hpp"
 #include "report/progress_line.hpp"
 #include "report/render.hpp"
 #include "report/expand_report.hpp"
 #include "routetune/error.hpp"
+#include "util/sha256.hpp"
 
 namespace routetune::cli {
 
@@ -27,7 +30,19 @@ struct TuneArguments {
     std::uint64_t max_routes = 0;
     int mixed_max_knobs = 0;
     std::uint64_t seed = 0;
+    std::string audit;
 };
+
+// One tune audit entry (beside the store unless --audit names a file).
+void audit_tune(const TuneArguments& arguments, const StudyRunner& runner, const StudySetup& setup,
+                const std::string& action, const std::string& result) {
+    AuditEntry entry = make_audit_entry(action, runner.paths().cache.string(), command_argv());
+    entry.evidence = {{"spec", setup.spec.file.string()}, {"spec_sha256", setup.spec.sha256}};
+    if (action != "tune-started") entry.evidence["store_sha256"] = sha256_file(runner.paths().cache).value_or("");
+    entry.proposed = {{"expression", setup.expression.text}, {"search", setup.search}};
+    entry.result = result;
+    append_audit_entry(AuditTarget{arguments.audit, command_argv()}, runner.paths().cache, entry);
+}
 
 int dry_run(const StudySetup& setup, const TuneArguments& arguments) {
     const std::string& search = setup.search;
@@ -104,12 +119,20 @@ int run(TuneArguments& arguments) {
         }
     });
     StudySummary summary;
+    audit_tune(arguments, runner, setup, "tune-started", "study started");
     try {
         summary = runner.run();
-    } catch (...) {
+    } catch (const Interrupted& e) {
         writer.finish(ProgressCounters{});
+        audit_tune(arguments, runner, setup, "tune-interrupted", e.what());
+        throw;
+    } catch (const std::exception& e) {
+        writer.finish(ProgressCounters{});
+        audit_tune(arguments, runner, setup, "tune-failed", e.what());
         throw;
     }
+    std::string winner = summary.winner ? "; winner " + summary.winner->route.to_string() : "";
+    audit_tune(arguments, runner, setup, "tune-finished", std::string(to_string(summary.outcome)) + winner);
     writer.finish(progress_counters(summary));
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric);
     if (!options.output.empty()) copy_output(summary, setup, options.output);
@@ -141,6 +164,7 @@ void add_tune_command(CLI::App& app, Action& action) {
     auto* seed = c->add_option("--seed", a->seed, "seed of randomised strategies");
     c->add_flag("--include-unsafe", a->options.include_unsafe, "let globs match knobs tagged unsafe");
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
+    c->add_option("--audit", a->audit, "audit log (default: STORE.audit.jsonl beside the store)");
     c->callback([a, max_routes, mixed, seed, &action] {
         if (max_routes->count()) a->options.max_routes = a->max_routes;
         if (mixed->count()) a->options.mixed_max_knobs = a->mixed_max_knobs;

@@ -35,6 +35,26 @@ BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
     return built;
 }
 
+std::vector<std::optional<std::vector<double>>> ConfirmationRunner::interleave(
+    const std::vector<BuiltCandidate>& routes) const {
+    std::vector<std::optional<std::vector<double>>> samples(routes.size(), std::vector<double>{});
+    int rounds = std::max(timing_.confirm_rounds, 1);
+    int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
+    for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            if (!samples[i]) continue;
+            auto sample = evaluator_.sample_once(routes[i], baseline_);
+            if (!sample) {
+                samples[i].reset();
+                continue;
+            }
+            if (round >= 0) samples[i]->insert(samples[i]->end(), sample->begin(), sample->end());
+        }
+        if (!samples[0]) break;
+    }
+    return samples;
+}
+
 StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
                                         const Evaluation& default_evaluation) {
     StudyOutcome outcome;
@@ -69,22 +89,14 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
         if (built.evaluation.status == Status::Pending) routes.push_back(std::move(built));
         else dropped.push_back(e.route.to_string() + " (rebuild " + std::string(to_string(built.evaluation.status)) + ")");
     }
+    int rounds = std::max(timing_.confirm_rounds, 1);
+    std::vector<std::optional<std::vector<double>>> measured = interleave(routes);
     std::vector<std::vector<double>> samples(routes.size());
     std::vector<bool> alive(routes.size(), true);
-    int rounds = std::max(timing_.confirm_rounds, 1);
-    int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
-    for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
-        for (std::size_t i = 0; i < routes.size(); ++i) {
-            if (!alive[i]) continue;
-            auto sample = evaluator_.sample_once(routes[i], baseline_);
-            if (!sample) {
-                alive[i] = false;
-                if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
-                continue;
-            }
-            if (round >= 0) samples[i].insert(samples[i].end(), sample->begin(), sample->end());
-        }
-        if (!alive[0]) break;
+    for (std::size_t i = 0; i < routes.size(); ++i) {
+        alive[i] = measured[i].has_value();
+        if (alive[i]) samples[i] = *measured[i];
+        else if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
     }
     StudyConfirmation record;
     record.rounds = rounds;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ public:
     /// store, and returns the outcome (not yet recorded).
     StudyOutcome decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
                         const Evaluation& default_evaluation);
+
+    /// Measures routes interleaved (routes[0] is the default: D C1 ... Ck per round, one warm-up
+    /// pass first when the spec has warm-ups) and returns each route's samples; nullopt for a
+    /// route whose run failed (it leaves the rounds; the default failing ends them).
+    std::vector<std::optional<std::vector<double>>> interleave(const std::vector<BuiltCandidate>& routes) const;
 
 private:
     BuiltCandidate ready(const Evaluation& e) const;

@@ -41,6 +41,18 @@ std::vector<json> audit_entries(const fs::path& file) {
     return entries;
 }
 
+// Configures examples/cmake_flags against the installed package with the lock in dir.
+CliResult cmake_helper(const fs::path& dir, bool fallback) {
+    ProcessSpec spec;
+    spec.argv = {"bash", (fs::path(ROUTETUNE_SOURCE_DIR) / "scripts" / "cmake-flags-example.sh").string(),
+                 fs::path(ROUTETUNE_BINARY).parent_path().string(), (dir / "routetune.lock.json").string(),
+                 (dir / "kernel.c").string()};
+    if (fallback) spec.argv.push_back("fallback");
+    spec.timeout_s = 300;
+    ProcessResult result = run_process(spec);
+    return CliResult{result.outcome == ProcessOutcome::Exited ? result.exit_code : -1, result.out, result.err};
+}
+
 TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAndKeepsTheLockedArtifact) {
     fs::path dir = scratch_example();
     CliResult tuned = run_cli({"tune", "spec.toml", "--keep-artifacts", "--json"}, dir);
@@ -52,6 +64,12 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
         EXPECT_EQ(e.dump().find("nan_inf"), std::string::npos) << "a promotion-only case ran while tuning";
     }
     std::string store = ".routetune/governance.sqlite";
+    json by_class = summary.at("classes");
+    ASSERT_EQ(by_class.size(), 3u) << by_class.dump();
+    EXPECT_EQ(by_class[0].at("class"), "normal");
+    EXPECT_EQ(by_class[0].at("passed"), summary.at("evaluations").size());
+    EXPECT_EQ(by_class[1].at("promotion_only"), json::array({"nan_inf"}));
+    EXPECT_EQ(by_class[2].at("class"), "misuse");
     EXPECT_EQ(audit_entries(dir / (store + ".audit.jsonl")).back().at("action"), "tune-finished");
 
     CliResult refused = run_cli({"promote", store, "--route", "-ffast-math=on", "--lock", "fast.lock.json"}, dir);
@@ -83,6 +101,9 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     CliResult flags = run_cli({"flags", "routetune.lock.json"}, dir);
     EXPECT_EQ(flags.exit_code, 0) << flags.err;
     EXPECT_EQ(flags.out, "-O3\n");
+    CliResult configured = cmake_helper(dir, false);
+    EXPECT_EQ(configured.exit_code, 0) << configured.out << configured.err;
+    EXPECT_NE(configured.out.find("routetune flags: -O3"), std::string::npos) << configured.out;
 
     lock["review_by"] = "2000-01-01";
     ASSERT_TRUE(write_file(dir / "routetune.lock.json", lock.dump(2)));
@@ -107,6 +128,12 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
     EXPECT_EQ(fallback.out, "-O2\n");
     EXPECT_NE(fallback.err.find("warning"), std::string::npos);
+    CliResult refused_configure = cmake_helper(dir, false);
+    EXPECT_NE(refused_configure.exit_code, 0);
+    EXPECT_NE(refused_configure.out.find("compiler.sha256"), std::string::npos) << refused_configure.out;
+    CliResult fell_back = cmake_helper(dir, true);
+    EXPECT_EQ(fell_back.exit_code, 0) << fell_back.out << fell_back.err;
+    EXPECT_NE(fell_back.out.find("routetune flags: -O2"), std::string::npos) << fell_back.out;
     json last = audit_entries(dir / "routetune.lock.json.audit.jsonl").back();
     EXPECT_EQ(last.at("action"), "fallback");
     EXPECT_EQ(last.at("evidence").at("differences").size(), 2u) << last.dump();

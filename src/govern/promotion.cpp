@@ -15,10 +15,6 @@
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 
-#ifndef ROUTETUNE_VERSION
-#define ROUTETUNE_VERSION "unknown"
-#endif
-
 namespace routetune {
 
 namespace fs = std::filesystem;
@@ -92,7 +88,6 @@ void fill_inputs(Lock& lock, const Spec& spec, const RegressionOutcome& run, con
 Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const StudyEvidence& evidence,
                const RegressionOutcome& run, const fs::path& artifact) {
     Lock lock;
-    lock.routetune_version = ROUTETUNE_VERSION;
     lock.route = evidence.route.to_string();
     AppliedRoute applied = setup.adapter->apply(evidence.route, setup.catalog);
     AppliedRoute fallback = setup.adapter->apply(Route{}, setup.catalog);
@@ -101,6 +96,7 @@ Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const 
     lock.default_flags = fallback.flags;
     lock.default_environment = fallback.environment;
     lock.fingerprint = take_fingerprint(setup.spec, *make_system_probe()).values;
+    lock.routetune_version = lock.fingerprint["routetune.version"];
     lock.spec = path_for_lock(setup.spec.file, request.lock);
     lock.spec_sha256 = setup.spec.sha256;
     lock.artifact = path_for_lock(artifact, request.lock);

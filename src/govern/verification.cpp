@@ -14,10 +14,6 @@
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 
-#ifndef ROUTETUNE_VERSION
-#define ROUTETUNE_VERSION "unknown"
-#endif
-
 namespace routetune {
 
 namespace fs = std::filesystem;
@@ -55,7 +51,8 @@ std::string value_or_absent(const std::map<std::string, std::string>& values, co
 
 }  // namespace
 
-std::vector<Difference> environment_differences(const Lock& lock, const fs::path& lock_file, SystemProbe& probe) {
+std::vector<Difference> environment_differences(const Lock& lock, const fs::path& lock_file, SystemProbe& probe,
+                                                std::vector<std::string>* notes) {
     fs::path spec_file = path_from_lock(lock.spec, lock_file);
     Spec spec;
     try {
@@ -74,6 +71,10 @@ std::vector<Difference> environment_differences(const Lock& lock, const fs::path
     for (const auto& [key, value] : lock.fingerprint) keys.insert(key);
     for (const auto& [key, value] : now) keys.insert(key);
     keys.erase("routetune.version");
+    std::string locked_version = value_or_absent(lock.fingerprint, "routetune.version");
+    std::string current_version = value_or_absent(now, "routetune.version");
+    if (notes && locked_version != current_version)
+        notes->push_back("the lock was written by routetune " + locked_version + ", this is " + current_version);
     for (const auto& key : keys) {
         std::string locked = value_or_absent(lock.fingerprint, key);
         std::string current = value_or_absent(now, key);
@@ -103,11 +104,7 @@ RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const 
 
 Verification verify_lock(const Lock& lock, const fs::path& lock_file, bool rerun) {
     Verification result;
-    result.differences = environment_differences(lock, lock_file, *make_system_probe());
-    auto version = lock.fingerprint.find("routetune.version");
-    if (version != lock.fingerprint.end() && version->second != ROUTETUNE_VERSION)
-        result.warnings.push_back("the lock was written by routetune " + version->second + ", this is " +
-                                  ROUTETUNE_VERSION);
+    result.differences = environment_differences(lock, lock_file, *make_system_probe(), &result.warnings);
     if (!result.differences.empty()) {
         result.verdict = "stale";
         return result;

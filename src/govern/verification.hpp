@@ -34,9 +34,10 @@ struct Verification {
 
 /// The differences between lock (read from lock_file) and this environment, read through
 /// probe; the GPU is queried only when the lock recorded one. Never throws for a changed or
-/// missing file: those are differences.
+/// missing file: those are differences. A different routetune version is not a difference (it
+/// does not change the build): it goes to notes, when given.
 std::vector<Difference> environment_differences(const Lock& lock, const std::filesystem::path& lock_file,
-                                                SystemProbe& probe);
+                                                SystemProbe& probe, std::vector<std::string>* notes = nullptr);
 
 /// "field: locked 'a', current 'b'" for messages.
 std::string describe(const Difference& difference);

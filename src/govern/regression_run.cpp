@@ -6,7 +6,6 @@
 #include "govern/regression_run.hpp"
 
 #include <atomic>
-#include <memory>
 #include <sstream>
 
 #include "eval/accuracy.hpp"
@@ -22,6 +21,21 @@ std::string case_label(const CaseSpec& test_case) {
     return "case '" + test_case.name + "' (" + test_case.case_class + (test_case.promotion_only ? ", promotion-only" : "") + ")";
 }
 
+// Counts the processes it runs for another runner.
+class CountingRunner : public ProcessRunner {
+public:
+    explicit CountingRunner(ProcessRunner& inner) : inner_(inner) {}
+    ProcessResult run(const ProcessSpec& spec) override {
+        ++count_;
+        return inner_.run(spec);
+    }
+    std::uint64_t count() const { return count_; }
+
+private:
+    ProcessRunner& inner_;
+    std::atomic<std::uint64_t> count_{0};
+};
+
 std::string number(double value) {
     std::ostringstream text;
     text.precision(4);
@@ -36,16 +50,12 @@ std::string speedup_text(double speedup, double low, double high) {
 }
 
 RegressionRun::RegressionRun(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
-                             CommandRunner runner)
-    : spec_(spec), adapter_(adapter), catalog_(catalog), paths_(std::move(paths)), runner_(std::move(runner)) {}
+                             ProcessRunner& runner)
+    : spec_(spec), adapter_(adapter), catalog_(catalog), paths_(std::move(paths)), runner_(runner) {}
 
 RegressionOutcome RegressionRun::run(const Route& route, const RegressionOptions& options) const {
     RegressionOutcome outcome;
-    auto processes = std::make_shared<std::atomic<std::uint64_t>>(0);
-    CommandRunner counting = [processes, inner = runner_](const ProcessSpec& process) {
-        ++*processes;
-        return inner(process);
-    };
+    CountingRunner counting(runner_);
     Evaluator evaluator(spec_, adapter_, catalog_, paths_, counting);
     BuiltCandidate fresh_default = evaluator.build(Route{}, "govern-default");
     BuiltCandidate built = evaluator.build(route, "govern");
@@ -66,7 +76,7 @@ RegressionOutcome RegressionRun::run(const Route& route, const RegressionOptions
         if (options.check_cases) check_cases(evaluator, fresh_default, built, baseline, outcome);
         if (options.measure_gain && outcome.passed()) measure_gain(evaluator, fresh_default, built, baseline, outcome);
     }
-    outcome.runs = *processes - outcome.builds;
+    outcome.runs = counting.count() - outcome.builds;
     return outcome;
 }
 
@@ -113,13 +123,15 @@ void RegressionRun::measure_gain(const Evaluator& evaluator, const BuiltCandidat
                                  const BuiltCandidate& route, const RunBaseline& baseline,
                                  RegressionOutcome& outcome) const {
     ConfirmationRunner confirmation(evaluator, baseline, spec_.timing);
-    auto samples = confirmation.interleave({fresh_default, route});
-    if (!samples[0] || !samples[1]) {
-        outcome.failures.push_back(std::string(!samples[0] ? "the default route" : "the route") +
+    std::vector<bool> alive(2, true);
+    std::vector<std::string> dropped;
+    auto samples = confirmation.interleave({fresh_default, route}, alive, dropped);
+    if (!alive[0] || !alive[1] || samples[0].empty() || samples[1].empty()) {
+        outcome.failures.push_back(std::string(!alive[0] ? "the default route" : "the route") +
                                    " failed a run of the interleaved A/B");
         return;
     }
-    Confirmation c = make_confirmation(route.evaluation.route, *samples[0], *samples[1]);
+    Confirmation c = make_confirmation(route.evaluation.route, samples[0], samples[1]);
     outcome.confirmation = c;
     outcome.gain_confirmed = pick_winner({c}, spec_.timing.min_gain).has_value();
     if (!outcome.gain_confirmed) {

@@ -14,6 +14,7 @@
 #include "routetune/study.hpp"
 #include "eval/evaluator.hpp"
 #include "study/study_paths.hpp"
+#include "util/process_runner.hpp"
 
 namespace routetune {
 
@@ -55,7 +56,7 @@ class RegressionRun {
 public:
     /// Builds in paths' work folders with adapter and catalog; runner runs every process.
     RegressionRun(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
-                  CommandRunner runner = run_process);
+                  ProcessRunner& runner = real_process_runner());
 
     /// Checks route as options say; failures name each failing case with its class and loss,
     /// a build that failed, or the gain that vanished.
@@ -71,7 +72,7 @@ private:
     const Adapter& adapter_;
     const Catalog& catalog_;
     StudyPaths paths_;
-    CommandRunner runner_;
+    ProcessRunner& runner_;
 };
 
 /// "1.23x [1.1, 1.3]": a speedup and its interval.

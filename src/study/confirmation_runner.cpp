@@ -1,9 +1,12 @@
 // Confirmation order: one warm-up pass over every route (when the spec has warm-ups), then
 // rounds of D C1 C2 ... Ck, so that slow drift of the machine (thermal state, a neighbour's
-// load) lands on the default and on every candidate alike. Each route's artifact is reused when kept and unchanged, rebuilt
-// otherwise; a route whose rebuild or run fails now is dropped from the running with a note.
+// load) lands on the default and on every candidate alike. Each route's artifact is reused
+// when kept and unchanged, rebuilt otherwise; a route whose rebuild or run fails now is
+// dropped from the running with a note. The winner is the route whose bootstrap interval of
+// the speedup clears 1 + min_gain (selection.hpp).
 #include "study/confirmation_runner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -35,22 +38,62 @@ BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
     return built;
 }
 
-std::vector<std::optional<std::vector<double>>> ConfirmationRunner::interleave(
-    const std::vector<BuiltCandidate>& routes) const {
-    std::vector<std::optional<std::vector<double>>> samples(routes.size(), std::vector<double>{});
+namespace {
+
+// The outcome when the default itself failed: the fastest eligible route, with no speedup.
+StudyOutcome without_default(const std::vector<Evaluation>& evaluations, const Evaluation& default_evaluation,
+                             StudyOutcome outcome) {
+    auto fastest = fastest_eligible(evaluations);
+    if (!fastest) {
+        outcome.outcome = "no-eligible-route";
+        outcome.message = "no route, the default included, built, ran and passed accuracy";
+        return outcome;
+    }
+    outcome.outcome = "improved";
+    outcome.winner = fastest->route;
+    outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
+    outcome.artifact_path = fastest->artifact_path;
+    outcome.artifact_sha256 = fastest->artifact_sha256;
+    outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) +
+                      "; the fastest eligible route wins, with no speedup to report";
+    return outcome;
+}
+
+std::string joined_notes(const std::vector<std::string>& dropped) {
+    std::string notes = dropped.empty() ? "" : "; dropped: ";
+    for (std::size_t i = 0; i < dropped.size(); ++i) notes += (i ? ", " : "") + dropped[i];
+    return notes;
+}
+
+std::string best_confirmed(const std::vector<Confirmation>& confirmations) {
+    const Confirmation* top = nullptr;
+    for (const auto& c : confirmations) {
+        if (!top || c.speedup > top->speedup) top = &c;
+    }
+    if (!top) return "";
+    return "; best confirmed " + percent(top->speedup) + " [" + percent(top->ci_low) + ", " + percent(top->ci_high) + "]";
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> ConfirmationRunner::interleave(const std::vector<BuiltCandidate>& routes,
+                                                                std::vector<bool>& alive,
+                                                                std::vector<std::string>& dropped) const {
+    std::vector<std::vector<double>> samples(routes.size());
     int rounds = std::max(timing_.confirm_rounds, 1);
     int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
     for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
         for (std::size_t i = 0; i < routes.size(); ++i) {
-            if (!samples[i]) continue;
+            if (!alive[i]) continue;
             auto sample = evaluator_.sample_once(routes[i], baseline_);
             if (!sample) {
-                samples[i].reset();
+                alive[i] = false;
+                if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
                 continue;
             }
-            if (round >= 0) samples[i]->insert(samples[i]->end(), sample->begin(), sample->end());
+            if (round >= 0) samples[i].insert(samples[i].end(), sample->begin(), sample->end());
         }
-        if (!samples[0]) break;
+        if (!alive[0]) break;
     }
     return samples;
 }
@@ -59,22 +102,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
                                         const Evaluation& default_evaluation) {
     StudyOutcome outcome;
     outcome.recorded_at = iso8601_utc_now();
-    if (default_evaluation.status != Status::Ok) {
-        auto fastest = fastest_eligible(evaluations);
-        if (!fastest) {
-            outcome.outcome = "no-eligible-route";
-            outcome.message = "no route, the default included, built, ran and passed accuracy";
-            return outcome;
-        }
-        outcome.outcome = "improved";
-        outcome.winner = fastest->route;
-        outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
-        outcome.artifact_path = fastest->artifact_path;
-        outcome.artifact_sha256 = fastest->artifact_sha256;
-        outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) +
-                          "; the fastest eligible route wins, with no speedup to report";
-        return outcome;
-    }
+    if (default_evaluation.status != Status::Ok) return without_default(evaluations, default_evaluation, outcome);
     std::vector<Evaluation> top =
         confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
     if (top.empty()) {
@@ -89,43 +117,31 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
         if (built.evaluation.status == Status::Pending) routes.push_back(std::move(built));
         else dropped.push_back(e.route.to_string() + " (rebuild " + std::string(to_string(built.evaluation.status)) + ")");
     }
-    int rounds = std::max(timing_.confirm_rounds, 1);
-    std::vector<std::optional<std::vector<double>>> measured = interleave(routes);
-    std::vector<std::vector<double>> samples(routes.size());
     std::vector<bool> alive(routes.size(), true);
-    for (std::size_t i = 0; i < routes.size(); ++i) {
-        alive[i] = measured[i].has_value();
-        if (alive[i]) samples[i] = *measured[i];
-        else if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
-    }
+    std::vector<std::vector<double>> samples = interleave(routes, alive, dropped);
     StudyConfirmation record;
-    record.rounds = rounds;
+    record.rounds = std::max(timing_.confirm_rounds, 1);
     record.recorded_at = iso8601_utc_now();
     std::vector<Confirmation> confirmations;
     for (std::size_t i = 0; i < routes.size(); ++i) {
         if (!alive[i] || samples[i].empty() || samples[0].empty()) continue;
         Confirmation c = make_confirmation(routes[i].evaluation.route, samples[0], samples[i]);
-        ConfirmedRoute row{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high};
-        record.routes.push_back(row);
+        record.routes.push_back(ConfirmedRoute{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high});
         if (i > 0) confirmations.push_back(c);
     }
     store.record_confirmation(record);
-    std::optional<Confirmation> winner = pick_winner(confirmations, timing_.min_gain);
-    std::string notes = dropped.empty() ? "" : "; dropped: ";
-    for (std::size_t i = 0; i < dropped.size(); ++i) notes += (i ? ", " : "") + dropped[i];
+    return conclude(pick_winner(confirmations, timing_.min_gain), confirmations, routes, joined_notes(dropped),
+                    std::move(outcome));
+}
+
+StudyOutcome ConfirmationRunner::conclude(const std::optional<Confirmation>& winner,
+                                          const std::vector<Confirmation>& confirmations,
+                                          const std::vector<BuiltCandidate>& routes, const std::string& notes,
+                                          StudyOutcome outcome) const {
     if (!winner) {
         outcome.outcome = "default-stays";
-        std::string best;
-        const Confirmation* top_speedup = nullptr;
-        for (const auto& c : confirmations) {
-            if (!top_speedup || c.speedup > top_speedup->speedup) top_speedup = &c;
-        }
-        if (top_speedup) {
-            best = "; best confirmed " + percent(top_speedup->speedup) + " [" + percent(top_speedup->ci_low) + ", " +
-                   percent(top_speedup->ci_high) + "]";
-        }
         outcome.message = "no route beat the default by " + percent(1 + timing_.min_gain) +
-                          " with 95% confidence in the interleaved confirmation" + best + notes;
+                          " with 95% confidence in the interleaved confirmation" + best_confirmed(confirmations) + notes;
         return outcome;
     }
     outcome.outcome = "improved";
@@ -139,7 +155,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
             outcome.artifact_sha256 = built.evaluation.artifact_sha256;
         }
     }
-    outcome.message = "confirmed over " + std::to_string(rounds) + " interleaved rounds" + notes;
+    outcome.message = "confirmed over " + std::to_string(std::max(timing_.confirm_rounds, 1)) + " interleaved rounds" + notes;
     return outcome;
 }
 

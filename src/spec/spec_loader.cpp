@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "adapters/adapter_registry.hpp"
+#include "search/strategy_registry.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
 #include "routetune/timing.hpp"
@@ -17,12 +19,15 @@ namespace routetune {
 
 namespace {
 
-const std::vector<std::string> kSearchModes = {"fast",   "full",   "mixed", "random",
-                                               "greedy", "evolve", "model", "auto"};
+std::vector<std::string> strategy_names_for_spec() {
+    std::vector<std::string> names;
+    for (const auto& entry : strategy_registry()) names.emplace_back(entry.name);
+    return names;
+}
 
 std::vector<std::string> adapter_names_for_spec() {
     std::vector<std::string> names;
-    for (const auto& entry : spec_adapter_defaults()) names.push_back(entry.adapter);
+    for (const auto& entry : adapter_registry()) names.emplace_back(entry.name);
     return names;
 }
 
@@ -45,8 +50,7 @@ void read_compiler(Spec& spec, const TomlSection& root) {
         section->check_keys({"adapter", "path", "base"});
         if (auto adapter = section->choice("adapter", adapter_names_for_spec())) spec.compiler.adapter = *adapter;
     }
-    for (const auto& entry : spec_adapter_defaults())
-        if (entry.adapter == spec.compiler.adapter) spec.compiler.path = entry.path;
+    if (const AdapterEntry* entry = find_adapter(spec.compiler.adapter)) spec.compiler.path = entry->default_compiler;
     if (!section) return;
     if (auto path = section->string("path")) {
         if (path->empty() && spec.compiler.adapter != "custom")
@@ -159,7 +163,7 @@ void read_search(Spec& spec, const TomlSection& root) {
             section->fail("routes_file", "file '" + *value + "' not found (looked for " + path.string() + ")");
         spec.search.routes_file = path.string();
     }
-    if (auto value = section->choice("mode", kSearchModes)) spec.search.mode = *value;
+    if (auto value = section->choice("mode", strategy_names_for_spec())) spec.search.mode = *value;
     if (auto value = section->integer_at_least("max_routes", 1)) spec.search.max_routes = *value;
     if (auto value = section->number_at_least("time_limit_s", 0)) spec.search.time_limit_s = *value;
     if (auto value = section->integer_at_least("mixed_max_knobs", 1)) spec.search.mixed_max_knobs = static_cast<int>(*value);

@@ -29,5 +29,17 @@ void add_simulate_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 /// Registers `export-trtexec` on app; stores its action in action.
 void add_export_command(CLI::App& app, Action& action);
+/// Registers `promote` on app; stores its action in action.
+void add_promote_command(CLI::App& app, Action& action);
+/// Registers `verify` on app; stores its action in action.
+void add_verify_command(CLI::App& app, Action& action);
+/// Registers `flags` on app; stores its action in action.
+void add_flags_command(CLI::App& app, Action& action);
+/// Registers `audit` on app; stores its action in action.
+void add_audit_command(CLI::App& app, Action& action);
+/// Registers `gc` on app; stores its action in action.
+void add_gc_command(CLI::App& app, Action& action);
+/// Registers `review` on app; stores its action in action.
+void add_review_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

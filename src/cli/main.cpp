@@ -25,6 +25,12 @@ int main(int argc, char** argv) {
     routetune::cli::add_simulate_command(app, action);
     routetune::cli::add_import_command(app, action);
     routetune::cli::add_export_command(app, action);
+    routetune::cli::add_promote_command(app, action);
+    routetune::cli::add_verify_command(app, action);
+    routetune::cli::add_flags_command(app, action);
+    routetune::cli::add_audit_command(app, action);
+    routetune::cli::add_gc_command(app, action);
+    routetune::cli::add_review_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

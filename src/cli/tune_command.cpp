@@ -1,13 +1,15 @@
 // `routetune tune`: the main job. Loads the spec, applies the command line's overrides,
 // prepares the study (catalog, expression, strategy), and either prints the candidates
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
-// --json, only the summary JSON) on stdout; --output copies the chosen artifact out.
+// --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
+// log beside the store records that the study started and how it ended.
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/tune_dry_run.hpp"
+#include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
 #include "study/study_notes.hpp"
 #include "study/study_opening.hpp"
@@ -17,6 +19,7 @@
 #include "report/report_row.hpp"
 #include "search/strategy_registry.hpp"
 #include "routetune/error.hpp"
+#include "util/sha256.hpp"
 
 namespace routetune::cli {
 
@@ -32,7 +35,19 @@ struct TuneArguments {
     std::uint64_t max_routes = 0;
     int mixed_max_knobs = 0;
     std::uint64_t seed = 0;
+    std::string audit;
 };
+
+// One tune audit entry (beside the store unless --audit names a file).
+void audit_tune(const TuneArguments& arguments, const StudyRunner& runner, const StudySetup& setup,
+                const std::string& action, const std::string& result) {
+    AuditEntry entry = make_audit_entry(action, runner.paths().cache.string(), command_argv());
+    entry.evidence = {{"spec", setup.spec.file.string()}, {"spec_sha256", setup.spec.sha256}};
+    if (action != "tune-started") entry.evidence["store_sha256"] = sha256_file(runner.paths().cache).value_or("");
+    entry.proposed = {{"expression", setup.expression.text}, {"search", setup.search}};
+    entry.result = result;
+    append_audit_entry(AuditTarget{arguments.audit, command_argv()}, runner.paths().cache, entry);
+}
 
 ProgressCounters counters_of(const StudyProgress& p) {
     ProgressCounters c;
@@ -117,12 +132,20 @@ int run(TuneArguments& arguments) {
         }
     });
     StudySummary summary;
+    audit_tune(arguments, runner, setup, "tune-started", "study started");
     try {
         summary = runner.run();
-    } catch (...) {
+    } catch (const Interrupted& e) {
         writer.abandon();
+        audit_tune(arguments, runner, setup, "tune-interrupted", e.what());
+        throw;
+    } catch (const std::exception& e) {
+        writer.abandon();
+        audit_tune(arguments, runner, setup, "tune-failed", e.what());
         throw;
     }
+    std::string winner = summary.winner ? "; winner " + summary.winner->route.to_string() : "";
+    audit_tune(arguments, runner, setup, "tune-finished", std::string(to_string(summary.outcome)) + winner);
     writer.finish(progress_counters(summary));
     record_study_notes(*StudyStore::open(runner.paths().cache), summary, setup.spec.accuracy.metric);
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
@@ -160,6 +183,7 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
     c->add_flag("--wide", a->wide, "the final table shows whole routes instead of cutting them at 60 columns");
     c->footer("Exit codes: 0 the study finished (improved or default-stays); 1 no eligible route, or a runtime failure; 2 bad input (spec, expression, options) and nothing ran; 3 --continue found a different environment fingerprint (the differences are printed); 130 interrupted: state is saved, --continue resumes.");
+    c->add_option("--audit", a->audit, "audit log (default: STORE.audit.jsonl beside the store)");
     c->callback([a, max_routes, mixed, seed, &action] {
         if (max_routes->count()) a->options.max_routes = a->max_routes;
         if (mixed->count()) a->options.mixed_max_knobs = a->mixed_max_knobs;

@@ -22,6 +22,7 @@
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
 #include "util/files.hpp"
+#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 #include "util/statistics.hpp"
 
@@ -140,7 +141,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.output_cap = 64 << 10;
     ProcessResult result = runner_.run(process);
     e.build_s = result.wall_s;
-    e.build_log_tail = tail_of(result.out + result.err, kLogTail);
+    e.build_log_tail = redact_secrets(tail_of(result.out + result.err, kLogTail));
     if (result.outcome == ProcessOutcome::TimedOut) {
         e.status = Status::BuildTimeout;
     } else if (result.outcome == ProcessOutcome::Signaled) {
@@ -210,7 +211,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
-    run.stderr_tail = tail_of(result.err, kLogTail);
+    run.stderr_tail = redact_secrets(tail_of(result.err, kLogTail));
     run.time_s = run.wall_s = result.wall_s;
     if (result.outcome == ProcessOutcome::TimedOut) {
         run.status = Status::RunTimeout;
@@ -242,7 +243,6 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                               DefaultRecord* record) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
-    AccuracyRule rule = accuracy_rule_from(spec_.accuracy);
     std::vector<std::vector<double>> case_samples(spec_.cases.size());
     std::vector<double> samples;
     std::vector<double> first_round(spec_.cases.size(), 0);
@@ -271,7 +271,8 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                 result.loss = 0;
                 auto reference = baseline.reference_outputs.find(test_case.name);
                 if (reference != baseline.reference_outputs.end()) {
-                    CaseCheck check = check_case(run.output, reference->second, rule);
+                    CaseCheck check = check_case(run.output, reference->second,
+                                                 accuracy_rule_for(spec_.accuracy, test_case.case_class));
                     result.loss = check.loss;
                     if (!check.passed) {
                         result.status = Status::Inaccurate;

@@ -3,6 +3,8 @@
 // bucket. The worst loss treats NaN as worse than any number, since NaN always fails.
 #include "report/report_row.hpp"
 
+#include "report/case_classes.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -180,6 +182,8 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
                                         summary.default_evaluation->route.to_string()});
     fields.push_back({"outcome", std::string(to_string(summary.outcome))});
     if (!summary.message.empty()) fields.push_back({"why", one_line(summary.message)});
+    std::string classes = class_summary_text(results_by_class(summary));
+    if (!classes.empty()) fields.push_back({"cases by class", classes});
     if (summary.winner) {
         const auto& w = *summary.winner;
         fields.push_back({"winner", display_route(w.route) + " (" + format_speedup(w.speedup) +

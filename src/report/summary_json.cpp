@@ -4,6 +4,8 @@
 // when it holds no measurement. Counts cover every status, zeros included, plus "total".
 #include "report/summary_json.hpp"
 
+#include "report/case_classes.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -229,6 +231,12 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     for (const auto& [status, n] : status_counts(summary)) counts[std::string(to_string(status))] = n;
     counts["total"] = static_cast<std::uint64_t>(summary.evaluations.size());
     out["counts"] = std::move(counts);
+    Json classes = Json::array();
+    for (const auto& c : results_by_class(summary)) {
+        classes.push_back({{"class", c.case_class}, {"cases", c.cases}, {"promotion_only", c.promotion_only},
+                           {"passed", c.passed}, {"failed", c.failed}});
+    }
+    out["classes"] = std::move(classes);
     Json evaluations = Json::array();
     for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e));
     out["evaluations"] = std::move(evaluations);

@@ -99,13 +99,22 @@ void read_timing(Spec& spec, const TomlSection& root) {
 void read_accuracy(Spec& spec, const TomlSection& root) {
     auto section = root.table("accuracy");
     if (!section) return;
-    section->check_keys({"format", "metric", "threshold", "atol", "rtol"});
+    section->check_keys({"format", "metric", "threshold", "atol", "rtol", "normal", "boundary", "misuse"});
     if (auto value = section->choice("format", {"text", "f32", "f64", "i32", "npy", "trtexec-json"})) spec.accuracy.format = *value;
     if (auto value = section->choice("metric", {"exact", "l0", "l1", "l2", "linf", "rel_l2", "cos"}))
         spec.accuracy.metric = *value;
     if (auto value = section->number_at_least("threshold", 0)) spec.accuracy.threshold = *value;
     if (auto value = section->number_at_least("atol", 0)) spec.accuracy.atol = *value;
     if (auto value = section->number_at_least("rtol", 0)) spec.accuracy.rtol = *value;
+    for (const char* name : {"normal", "boundary", "misuse"}) {
+        auto rule = section->table(name);
+        if (!rule) continue;
+        rule->check_keys({"threshold", "atol", "rtol"});
+        AccuracyClassSpec& own = spec.accuracy.classes[name];
+        own.threshold = rule->number_at_least("threshold", 0);
+        own.atol = rule->number_at_least("atol", 0);
+        own.rtol = rule->number_at_least("rtol", 0);
+    }
 }
 
 std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& section, const std::string& name,
@@ -124,7 +133,7 @@ std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& se
 void read_cases(Spec& spec, const TomlSection& root) {
     std::set<std::string> seen;
     for (const auto& section : root.tables("case")) {
-        section.check_keys({"name", "input", "reference", "args"});
+        section.check_keys({"name", "input", "reference", "args", "class", "promotion_only"});
         CaseSpec entry;
         if (!section.has("name")) section.fail("", "'name' is required");
         entry.name = *section.string("name");
@@ -133,6 +142,8 @@ void read_cases(Spec& spec, const TomlSection& root) {
         entry.input = existing_case_file(spec, section, entry.name, "input");
         entry.reference = existing_case_file(spec, section, entry.name, "reference");
         if (auto args = section.strings("args")) entry.args = *args;
+        if (auto value = section.choice("class", {"normal", "boundary", "misuse"})) entry.case_class = *value;
+        if (auto value = section.boolean("promotion_only")) entry.promotion_only = *value;
         spec.cases.push_back(std::move(entry));
     }
     if (spec.cases.empty()) spec.cases.push_back(CaseSpec{"default", {}, {}, {}});

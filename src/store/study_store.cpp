@@ -45,4 +45,8 @@ std::vector<double> decode_samples(std::string_view text) {
     return samples;
 }
 
+void StudyStore::clear_log_tails(std::int64_t) {
+    throw RuntimeFailure(location() + ": this store backend cannot clear log tails");
+}
+
 }  // namespace routetune

@@ -25,6 +25,7 @@ public:
     std::int64_t record(const Evaluation& evaluation) override;
     std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations) override;
     void update_artifact_path(std::int64_t id, const std::string& artifact_path) override;
+    void clear_log_tails(std::int64_t id) override;
     std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const override;
     void load_cases(Evaluation& evaluation) const override;
     std::optional<Evaluation> find(const std::string& route_hash) const override;

@@ -11,7 +11,7 @@
 #include "routetune/error.hpp"
 #include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 
 namespace routetune::cli {
 

@@ -10,7 +10,7 @@
 
 #include "routetune/adapter.hpp"
 #include "routetune/spec.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 
 namespace routetune {
 

@@ -38,7 +38,7 @@ StudyEvidence read_evidence(const PromoteRequest& request) {
     if (!header) throw UsageError(request.store.string() + ": the store holds no study header");
     evidence.header = *header;
     auto outcome = store->read_outcome();
-    evidence.outcome = outcome ? outcome->outcome : "unfinished";
+    evidence.outcome = outcome ? std::string(to_string(outcome->outcome)) : "unfinished";
     if (request.route) {
         evidence.route = Route::parse(*request.route);
     } else if (outcome && outcome->winner) {

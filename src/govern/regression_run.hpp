@@ -13,7 +13,7 @@
 #include "routetune/spec.hpp"
 #include "routetune/study.hpp"
 #include "eval/evaluator.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "util/process_runner.hpp"
 
 namespace routetune {

@@ -19,9 +19,11 @@ const char* const kExpected = R"({
   "default": {"route": "", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021]},
   "winner": {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3],
              "artifact": ".routetune/artifacts/ab.bin"},
+  "minimal": null,
   "outcome": "improved",
   "counts": {"ok": 3, "inaccurate": 1, "build_failed": 1, "build_crashed": 0, "build_timeout": 0,
              "run_failed": 0, "run_crashed": 0, "run_timeout": 0, "pending": 1, "total": 6},
+  "classes": [],
   "evaluations": [
     {"route": "", "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
      "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},

@@ -128,9 +128,7 @@ public:
 
 }  // namespace
 
-ClangAdapter::ClangAdapter(AdapterOptions options) : options_(std::move(options)) {
-    if (options_.compiler.empty()) options_.compiler = "clang";
-}
+ClangAdapter::ClangAdapter(AdapterOptions options) : options_(std::move(options)) {}
 
 Catalog ClangAdapter::discover() {
     CompilerIdentity identity = identify_compiler("clang", options_.compiler);

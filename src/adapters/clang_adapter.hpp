@@ -17,7 +17,7 @@ inline constexpr const char* clang_discovery_version = "clang-discovery-3";
 /// One Clang executable with the spec's base flags.
 class ClangAdapter : public Adapter {
 public:
-    /// An adapter for options.compiler ("clang" when empty); nothing runs until discover().
+    /// An adapter for options.compiler (make_adapter fills in "clang"); nothing runs until discover().
     explicit ClangAdapter(AdapterOptions options);
 
     /// "clang".

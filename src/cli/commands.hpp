@@ -27,5 +27,7 @@ void add_simulate_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 /// Registers `export-trtexec` on app; stores its action in action.
 void add_export_command(CLI::App& app, Action& action);
+/// Registers `worker` on app; stores its action in action.
+void add_worker_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     routetune::cli::add_simulate_command(app, action);
     routetune::cli::add_import_command(app, action);
     routetune::cli::add_export_command(app, action);
+    routetune::cli::add_worker_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

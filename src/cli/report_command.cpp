@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "study/study_runner.hpp"
 #include "report/render.hpp"
@@ -18,10 +19,13 @@ struct ReportArguments {
     std::string cache;
     std::string format = "table";
     std::string output;
+    StoreArguments store;
 };
 
 int run(const ReportArguments& a) {
-    StudySummary summary = load_study_summary(a.cache);
+    if (a.cache.empty() == a.store.store.empty())
+        throw UsageError("report: name the study store once: CACHE (a file) or --store URL|PATH");
+    StudySummary summary = load_study_summary(StoreLocation(a.cache.empty() ? a.store.store : a.cache, a.store.study));
     std::string metric;
     std::string text = render_summary(summary, a.format, metric);
     if (a.output.empty()) {
@@ -39,7 +43,8 @@ int run(const ReportArguments& a) {
 void add_report_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<ReportArguments>();
     CLI::App* c = app.add_subcommand("report", "Show a study from its cache file");
-    c->add_option("cache", a->cache, "the study's .sqlite file")->required();
+    c->add_option("cache", a->cache, "the study's .sqlite file (or --store)");
+    add_store_options(*c, a->store);
     c->add_option("--format", a->format, "table | json | markdown | html");
     c->add_option("--output", a->output, "write the report to this file instead of stdout");
     c->callback([a, &action] { action = [a] { return run(*a); }; });

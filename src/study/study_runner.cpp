@@ -23,6 +23,7 @@
 #include "study/artifact_keeper.hpp"
 #include "study/confirmation_runner.hpp"
 #include "study/interrupt_guard.hpp"
+#include "study/queue_dispatch.hpp"
 #include "study/study_opening.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
@@ -76,7 +77,8 @@ StudyRunner::StudyRunner(StudySetup& setup, TuneOptions options, CommandRunner r
     : setup_(setup),
       options_(std::move(options)),
       runner_(std::move(runner)),
-      paths_(make_study_paths(setup.spec.dir, setup.spec.name, options_.cache)) {}
+      paths_(make_study_paths(setup.spec.dir, options_.study.empty() ? setup.spec.name : options_.study,
+                              options_.cache)) {}
 
 StudySummary StudyRunner::run() {
     InterruptGuard guard;
@@ -99,6 +101,19 @@ StudySummary StudyRunner::run() {
         s.evaluations.push_back(std::move(e));
     }
     s.progress.done = s.evaluations.size();
+    // With a shared store (PostgreSQL) candidates are evaluated through its queue: by workers
+    // anywhere and by --jobs threads of a worker in this process.
+    const StoreLocation where = study_store_location(options_, setup_.spec.name, paths_);
+    std::unique_ptr<QueueDispatch> dispatch;
+    if (where.is_postgres()) {
+        std::int64_t last = 0;
+        for (const auto& e : s.evaluations) last = std::max(last, e.id);
+        dispatch = std::make_unique<QueueDispatch>(setup_, where, last, options_.jobs, options_.lease_s);
+    }
+    auto drain = [&](auto& futures) {  // queued candidates are left to the workers
+        if (dispatch) return;
+        for (auto& entry : futures) entry.second.wait();
+    };
 
     auto report = [&](const Evaluation& e) {
         s.progress.done = s.evaluations.size();
@@ -126,12 +141,12 @@ StudySummary StudyRunner::run() {
         std::string left = s.progress.planned > done
                                ? "; about " + std::to_string(s.progress.planned - done) + " planned evaluations remain"
                                : "";
-        return std::to_string(done) + " evaluations are saved in " + paths_.cache.string() + left +
+        return std::to_string(done) + " evaluations are saved in " + s.store->location() + left +
                ", then the confirmation; run the same command with --continue to resume";
     };
 
-    const bool overlap = spec.timing.source == "reported";
-    const std::size_t jobs = static_cast<std::size_t>(std::max(options_.jobs, 1));
+    const bool overlap = spec.timing.source == "reported" || dispatch;
+    const std::size_t jobs = static_cast<std::size_t>(dispatch ? std::max(options_.queue_depth, 1) : std::max(options_.jobs, 1));
     const std::size_t lanes = static_cast<std::size_t>(std::max(options_.measure_lanes, 1));
     std::deque<std::pair<Route, std::future<BuiltCandidate>>> in_flight;
     std::vector<Route> measuring;  // popped from in_flight, not yet committed
@@ -157,6 +172,10 @@ StudySummary StudyRunner::run() {
             std::string phase = s.strategy->phase_of(route, view);
             view.observations.push_back(Observation{route, Status::Pending});
             const Evaluator* evaluator = s.evaluator.get();
+            if (dispatch) {
+                in_flight.emplace_back(route, dispatch->submit(route, phase));
+                continue;
+            }
             in_flight.emplace_back(route, std::async(std::launch::async, [evaluator, route, phase] {
                                        return evaluator->build(route, phase);
                                    }));
@@ -221,7 +240,7 @@ StudySummary StudyRunner::run() {
             for (auto& entry : in_flight) entry.second.wait();
         Evaluation e = s.evaluator->measure(built, golden_baseline(spec), &record);
         if (interrupt_requested()) {
-            for (auto& entry : in_flight) entry.second.wait();
+            drain(in_flight);
             throw Interrupted("during the default route; " + remaining_text());
         }
         save_default_record(paths_, record);
@@ -235,10 +254,15 @@ StudySummary StudyRunner::run() {
                           s.default_evaluation->message + ") and not every case has a golden reference: nothing can be validated";
         outcome.recorded_at = iso8601_utc_now();
         s.store->record_outcome(outcome);
-        for (auto& entry : in_flight) entry.second.wait();
+        drain(in_flight);
+        if (dispatch) {
+        dispatch->close();
+        dispatch.reset();  // the in-process worker stops before the confirmation measures here
+    }
         throw RuntimeFailure(outcome.message);
     }
     s.baseline = make_run_baseline(spec, paths_);
+    if (dispatch) dispatch->publish_baseline(s.baseline);
 
     while (!interrupt_requested()) {
         if (overlap || in_flight.empty()) refill(jobs);
@@ -257,10 +281,11 @@ StudySummary StudyRunner::run() {
         }
     }
     if (interrupt_requested()) {
-        for (auto& entry : in_flight) entry.second.wait();
+        drain(in_flight);
         for (auto& run : lane_runs) run.result.wait();
         throw Interrupted(remaining_text());
     }
+    if (dispatch) dispatch->close();
 
     if (s.added || !s.store->read_outcome()) {
         std::map<std::string, std::string> pinned;
@@ -271,7 +296,7 @@ StudySummary StudyRunner::run() {
         s.store->record_outcome(outcome);
     }
     keeper.finish(s.evaluations, s.store->read_outcome());
-    StudySummary summary = load_study_summary(paths_.cache);
+    StudySummary summary = load_study_summary(where);
     summary.wall_s = steady_now() - s.started_s;
     summary.artifact_bytes = keeper.bytes_kept();
     summary.candidates_total = std::max(s.progress.planned, summary.evaluations.size());

@@ -14,6 +14,7 @@
 #include "study/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
+#include "store/store_location.hpp"
 
 namespace routetune {
 
@@ -59,7 +60,11 @@ private:
     ProgressCallback progress_;
 };
 
-/// The summary of the study stored at cache (report, and the end of tune).
-StudySummary load_study_summary(const std::filesystem::path& cache);
+/// The summary of the study stored at store (report, and the end of tune).
+StudySummary load_study_summary(const StoreLocation& store);
+
+/// Where options say the study lives: --store URL (the study --study, else the spec's name),
+/// else the SQLite file of paths.
+StoreLocation study_store_location(const TuneOptions& options, const std::string& spec_name, const StudyPaths& paths);
 
 }  // namespace routetune

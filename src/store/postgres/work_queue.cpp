@@ -47,11 +47,11 @@ bool WorkQueue::attach(const std::string& name) {
     return study_id_ != 0;
 }
 
-std::pair<std::string, std::string> WorkQueue::identity() {
+StudyIdentity WorkQueue::identity() {
     std::lock_guard lock(mutex_);
-    PgResult r = db_.exec("SELECT spec_sha256, fingerprint FROM study WHERE id = $1", {pg_int(study())});
+    PgResult r = db_.exec("SELECT spec_sha256, fingerprint, expression, mode FROM study WHERE id = $1", {pg_int(study())});
     if (r.rows() == 0) throw RuntimeFailure(db_.where() + ": the study was removed");
-    return {r.text(0, 0), r.text(0, 1)};
+    return {r.text(0, 0), r.text(0, 1), r.text(0, 2), r.text(0, 3)};
 }
 
 void WorkQueue::enqueue(const Route& route, const std::string& phase) {

@@ -37,6 +37,14 @@ struct StoredBaseline {
     std::map<std::string, double> wall_s;        ///< case name -> the default's wall time
 };
 
+/// What a study is, as its coordinator recorded it (what a worker checks before measuring).
+struct StudyIdentity {
+    std::string spec_sha256;
+    std::string fingerprint_json;
+    std::string expression;
+    std::string mode;
+};
+
 /// Attempts after which a candidate whose leases keep expiring is abandoned.
 constexpr int kMaxAttempts = 3;
 
@@ -48,8 +56,8 @@ public:
 
     /// Binds to the study named name; false while it does not exist (a worker waits).
     bool attach(const std::string& name);
-    /// The bound study's spec hash and fingerprint JSON.
-    std::pair<std::string, std::string> identity();
+    /// The bound study's identity.
+    StudyIdentity identity();
     /// Where the store is (redacted URL).
     std::string where() const { return db_.where(); }
 

@@ -75,7 +75,12 @@ std::future<BuiltCandidate> QueueDispatch::submit(const Route& route, const std:
     return future;
 }
 
-void QueueDispatch::close() { queue_.set_closed(true); }
+void QueueDispatch::close() {
+    queue_.set_closed(true);
+    stop_ = true;
+    if (collector_.joinable()) collector_.join();
+    if (local_worker_.joinable()) local_worker_.join();
+}
 
 void QueueDispatch::collect() {
     bool first = true;

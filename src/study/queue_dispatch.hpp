@@ -34,7 +34,8 @@ public:
     void publish_baseline(const RunBaseline& baseline);
     /// Queues route; the future holds its recorded evaluation (as a finished BuiltCandidate).
     std::future<BuiltCandidate> submit(const Route& route, const std::string& phase);
-    /// Tells idle workers that nothing more will be queued.
+    /// Tells idle workers that nothing more will be queued; stops collecting and the in-process
+    /// worker (after the evaluation in its hands).
     void close();
 
 private:

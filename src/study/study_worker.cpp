@@ -155,8 +155,8 @@ struct StudyWorker::Loop {
     }
 };
 
-StudyWorker::StudyWorker(const StudySetup& setup, WorkerOptions options, std::ostream& log, CommandRunner runner)
-    : setup_(setup), options_(std::move(options)), log_(log), runner_(std::move(runner)) {
+StudyWorker::StudyWorker(const StudySetup& setup, WorkerOptions options, std::ostream& log, ProcessRunner& runner)
+    : setup_(setup), options_(std::move(options)), log_(log), runner_(runner) {
     if (options_.worker_id.empty()) options_.worker_id = default_worker_id();
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "eval/evaluator.hpp"
+#include "util/process_runner.hpp"
 #include "store/postgres/work_queue.hpp"
 #include "store/store_location.hpp"
 
@@ -49,7 +50,8 @@ void check_worker_identity(const JoinedStudy& study, const StudySetup& setup);
 class StudyWorker {
 public:
     /// A worker over setup's spec; log receives one line per event; runner runs processes.
-    StudyWorker(const StudySetup& setup, WorkerOptions options, std::ostream& log, CommandRunner runner = run_process);
+    StudyWorker(const StudySetup& setup, WorkerOptions options, std::ostream& log,
+                ProcessRunner& runner = real_process_runner());
     ~StudyWorker();
 
     /// Runs the loop (see the class contract) on queue, whose study is attached.
@@ -61,7 +63,7 @@ private:
     const StudySetup& setup_;
     WorkerOptions options_;
     std::ostream& log_;
-    CommandRunner runner_;
+    ProcessRunner& runner_;
 };
 
 /// host-pid: a default worker id unique on its host.

@@ -3,7 +3,8 @@
 # (as the postgres user when run as root, since the server refuses to run as root), starts the
 # server on 127.0.0.1 on a free port with a Unix socket in DIR, and writes its URL to DIR/url;
 # `pg_cluster.sh stop DIR` stops it and deletes DIR. Trust authentication, no fsync: the
-# cluster lives only for one test run.
+# cluster lives only for one test run (ROUTETUNE_PG_DURABLE=1 keeps fsync and synchronous
+# commits, as a real server has them: the benchmarks use that).
 set -euo pipefail
 action=${1:?usage: pg_cluster.sh start|stop DIR}
 dir=${2:?usage: pg_cluster.sh start|stop DIR}
@@ -29,8 +30,10 @@ start)
     as_owner "$bin/initdb" -D "$dir/data" -U routetune -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     port=$(free_port)
+    durability="-c fsync=off -c synchronous_commit=off"
+    [ "${ROUTETUNE_PG_DURABLE:-0}" = 1 ] && durability=""
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c max_connections=200" \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir $durability -c max_connections=200" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgresql://routetune@127.0.0.1:$port/postgres" > "$dir/url"
     chmod a+r "$dir/url"

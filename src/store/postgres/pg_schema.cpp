@@ -64,6 +64,7 @@ CREATE TABLE candidate (
     route TEXT NOT NULL, phase TEXT NOT NULL, seq BIGSERIAL, state TEXT NOT NULL DEFAULT 'queued',
     attempts INTEGER NOT NULL DEFAULT 0, attempt_id BIGINT, worker TEXT, host TEXT,
     lease_until TIMESTAMPTZ, queued_at TIMESTAMPTZ NOT NULL DEFAULT now(), claimed_at TIMESTAMPTZ,
+    done_at TIMESTAMPTZ,
     PRIMARY KEY (study_id, route_hash),
     CHECK (state IN ('queued', 'running', 'done', 'abandoned'))
 );

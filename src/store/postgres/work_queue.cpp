@@ -138,7 +138,8 @@ bool WorkQueue::commit(const Claim& claim, Evaluation evaluation) {
     std::optional<std::int64_t> id;
     if (holds) id = insert_pg_evaluation(db_, study_id_, evaluation, claim.attempt_id);
     if (id) {
-        db_.exec("UPDATE candidate SET state = 'done', lease_until = NULL WHERE study_id = $1 AND route_hash = $2",
+        db_.exec("UPDATE candidate SET state = 'done', lease_until = NULL, done_at = clock_timestamp() "
+                "WHERE study_id = $1 AND route_hash = $2",
                  {pg_int(study_id_), claim.route_hash});
     } else {
         std::string now = row.rows() ? row.text(0, 0) + " under attempt id " + row.text(0, 1) : "gone";

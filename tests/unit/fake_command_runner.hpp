@@ -41,6 +41,8 @@ public:
     std::map<std::string, Behaviour> routes;               ///< flags ("-a=1 -b=on") -> behaviour
     Behaviour fallback;                                    ///< for flags not in routes
     std::function<void(const Call&)> on_call;              ///< runs before each answer (e.g. an interrupt)
+    double drift_per_run = 0;                              ///< the machine drifts: the n-th run of any
+                                                           ///< route takes (1 - n * drift) of its time
 
     ProcessResult run(const ProcessSpec& spec) override {
         std::lock_guard lock(mutex_);
@@ -108,6 +110,7 @@ private:
         std::size_t nth = runs_[flags]++;
         double seconds = behaviour.run_times.empty() ? behaviour.run_s
                                                      : behaviour.run_times[nth % behaviour.run_times.size()];
+        seconds *= 1 - drift_per_run * static_cast<double>(total_runs_++);
         ProcessResult result = finish(spec, seconds, behaviour.run_exit);
         result.user_s = behaviour.cpu_s >= 0 ? behaviour.cpu_s : seconds;
         if (!result.succeeded()) return result;
@@ -126,6 +129,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<Call> calls_;
     std::map<std::string, std::size_t> runs_;
+    std::size_t total_runs_ = 0;
     double elapsed_ = 0;
 };
 

@@ -75,8 +75,9 @@ BuiltCandidate QueueExecutor::take_build(JobId job) {
     Remote remote = std::move(remote_.at(job));
     remote_.erase(job);
     lock.unlock();
-    if (remote.built.wait_for(std::chrono::seconds(0)) != std::future_status::ready &&
-        (interrupt_requested() || closed_)) {
+    // Waits in slices, so an interrupt (or close) during the wait returns the candidate unanswered.
+    while (remote.built.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+        if (!interrupt_requested() && !closed_) continue;
         BuiltCandidate unanswered;
         unanswered.evaluation.route = remote.route;
         return unanswered;

@@ -171,6 +171,20 @@ TEST(ScaleOutCli, AKilledCoordinatorResumesWhileWorkersKeepDraining) {
     EXPECT_EQ(w2.wait(), 0);
 }
 
+TEST(ScaleOutCli, ACoordinatorWaitingForWorkersStopsOnSigterm) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    fs::path specs = scratch_specs();
+    std::vector<std::string> args = tune_args(specs, url, "-O=[1|3]");
+    args.insert(args.end(), {"--jobs", "0"});
+    BackgroundCli coordinator(args, own_folder(specs, "coordinator"));
+    ASSERT_TRUE(wait_for([&] { return scalar_or_zero(url, "SELECT count(*) FROM candidate") == 2; }));
+    coordinator.signal(SIGTERM);
+    auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (coordinator.running() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
+    ASSERT_FALSE(coordinator.running()) << "still waiting for the queue 10 s after SIGTERM";
+    EXPECT_EQ(scalar(url, "SELECT count(*) FROM candidate WHERE state = 'queued'"), 2);  // left for workers
+}
+
 TEST(ScaleOutCli, AnUnreachableDatabaseExits1NamingTheRedactedUrlAndTheServerMessage) {
     fs::path specs = scratch_specs();
     std::string url = "postgresql://ann:s3cret@127.0.0.1:1/db";

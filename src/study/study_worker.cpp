@@ -96,7 +96,8 @@ struct StudyWorker::Loop {
     void heartbeat() {
         std::unique_lock lock(mutex);
         while (active > 0) {
-            beat.wait_for(lock, std::chrono::duration<double>(self.options_.lease_s / 3));
+            if (beat.wait_for(lock, std::chrono::duration<double>(self.options_.lease_s / 3), [&] { return active == 0; }))
+                break;  // every claim loop ended
             std::vector<std::int64_t> ids(held.begin(), held.end());
             lock.unlock();
             std::vector<std::int64_t> lost;

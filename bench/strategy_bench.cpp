@@ -2,12 +2,21 @@
 // is replayed (seeded with the landscape seed) for a budget of builds, and the number of
 // builds it needed to reach 95% of the best known speedup is recorded; the table compares
 // the mean and median against the number of builds fast needs over the same space.
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c]
+// With --shape wide the landscapes have the issue-13 shape (LandscapeOptions::wide). The
+// true@20% columns judge the route a study would pick after 20% of fast's builds (the best
+// measured one) by its noiseless speedup over the optimum: median and worst over the seeds;
+// changes is the median number of non-default values of that route (the optimum's in brackets).
+// With --serve S it serves landscape seed S to another tuner (bench/optuna_peer.py) instead:
+// one JSON line with the space, then for each route read from stdin ("-k001=on -p000=8"), a
+// line "STATUS MEDIAN TRUE_SPEEDUP".
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide] [--serve S]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -16,23 +25,94 @@
 #include "search/search_space.hpp"
 #include "search/sim/simulation.hpp"
 #include "search/sim/synthetic_landscape.hpp"
+#include "study/route_minimizer.hpp"
 
 using namespace routetune;
 
+namespace {
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+struct Pick {
+    Route route;
+    double true_speedup = 1;
+};
+
+/// The best measured Ok route among the first builds of history, and its noiseless speedup.
+Pick pick_at(const std::vector<Observation>& history, std::size_t builds, const SyntheticLandscape& landscape) {
+    const Observation* best = nullptr;
+    for (std::size_t i = 0; i < std::min(builds, history.size()); ++i)
+        if (history[i].status == Status::Ok && (best == nullptr || history[i].median_s < best->median_s)) best = &history[i];
+    Pick pick;
+    if (best != nullptr) pick = {best->route, landscape.true_time(Route{}) / landscape.true_time(best->route)};
+    return pick;
+}
+
+constexpr std::size_t kMaxTrials = 400;
+
+/// Answers route queries on stdin for an outside tuner; see the usage above.
+int serve_landscape(const SyntheticLandscape& landscape) {
+    nlohmann::json space;
+    space["best_speedup"] = landscape.best_speedup();
+    space["fast"] = 1 + SearchSpace(landscape.expression()).single_changes();
+    for (const Axis& axis : landscape.expression().axes) {
+        std::vector<std::string> values;
+        for (std::uint64_t i = 0; i < axis.values.size(); ++i) values.push_back(axis.values.at(i));
+        space["knobs"].push_back({{"name", axis.knob}, {"default", axis.default_value}, {"values", values}});
+    }
+    std::printf("%s\n", space.dump().c_str());
+    std::fflush(stdout);
+    double reference = landscape.true_time(Route{});
+    for (std::string line; std::getline(std::cin, line);) {
+        Route route = Route::parse(line);
+        Observation obs = landscape.evaluate(route);
+        std::printf("%s %.9g %.9g\n", std::string(to_string(obs.status)).c_str(), obs.median_s,
+                    obs.status == Status::Ok ? reference / landscape.true_time(route) : 0.0);
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
+/// A removal costs time when the candidate fails or its interval lies above the winner's.
+CostsTime costs_time(const SyntheticLandscape& landscape) {
+    return [&landscape](const Route& reference, const Route& candidate) {
+        Observation ref = landscape.evaluate(reference), cand = landscape.evaluate(candidate);
+        return cand.status != Status::Ok || cand.ci_low_s > ref.ci_high_s;
+    };
+}
+
+struct MinimalRow {
+    std::string name;
+    double changes, most, fraction, worst, trials;
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    std::size_t knobs = 60, seeds = 10, budget = 0;
+    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0;
     double target = 0.95;
-    std::string list = "auto,model,evolve,greedy,random,mixed,fast";
+    std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--knobs")) knobs = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--seeds")) seeds = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--budget")) budget = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--target")) target = std::strtod(argv[i + 1], nullptr);
         else if (!std::strcmp(argv[i], "--strategies")) list = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--shape")) shape = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--serve")) serve = std::strtoul(argv[i + 1], nullptr, 10);
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
         }
+    }
+    if (serve != 0) {
+        LandscapeOptions options = shape == "wide" ? LandscapeOptions::wide(knobs, serve) : LandscapeOptions{};
+        options.knobs = knobs;
+        options.seed = serve;
+        return serve_landscape(SyntheticLandscape(options));
     }
     std::vector<std::string> strategies;
     std::stringstream split(list);
@@ -40,11 +120,14 @@ int main(int argc, char** argv) {
 
     std::vector<SyntheticLandscape> landscapes;
     double fast_builds = 0, best_speedups = 0;
+    std::vector<double> optimum_changes;
+    std::vector<MinimalRow> minimal_rows;
     for (std::size_t s = 1; s <= seeds; ++s) {
-        LandscapeOptions options;
+        LandscapeOptions options = shape == "wide" ? LandscapeOptions::wide(knobs, s) : LandscapeOptions{};
         options.knobs = knobs;
         options.seed = s;
         landscapes.emplace_back(options);
+        optimum_changes.push_back(static_cast<double>(landscapes.back().essential_route().assignments().size()));
         fast_builds += 1.0 + static_cast<double>(SearchSpace(landscapes.back().expression()).single_changes());
         best_speedups += landscapes.back().best_speedup();
     }
@@ -53,9 +136,10 @@ int main(int argc, char** argv) {
     std::printf("landscapes: %zu knobs, %zu seeds; fast needs %.1f builds on average; best known speedup %.3f on average\n",
                 knobs, seeds, fast_builds, best_speedups / static_cast<double>(seeds));
     std::printf("target: %.0f%% of the best known speedup; budget %zu builds per run\n\n", target * 100, budget);
-    std::printf("%-8s %8s %10s %10s %12s %14s %14s\n", "strategy", "reached", "mean", "median", "mean/fast", "frac@20%fast", "frac@budget");
+    std::printf("%-8s %8s %10s %10s %12s %14s %14s %10s %10s %12s\n", "strategy", "reached", "mean", "median", "mean/fast",
+                "frac@20%fast", "frac@budget", "true@20%", "worst", "changes");
     for (const std::string& name : strategies) {
-        std::vector<double> needed;
+        std::vector<double> needed, true_fifth, changes, minimal_changes, minimal_fraction, minimal_trials;
         double at_fifth = 0, at_end = 0;
         std::size_t fifth = std::max<std::size_t>(1, static_cast<std::size_t>(fast_builds * 0.2));
         for (std::size_t s = 1; s <= seeds; ++s) {
@@ -71,6 +155,13 @@ int main(int argc, char** argv) {
                                                   : std::numeric_limits<double>::infinity());
             at_fifth += report.mean_fraction[std::min(fifth, budget) - 1];
             at_end += report.mean_fraction.back();
+            Pick pick = pick_at(run.history, std::min(fifth, budget), landscape);
+            true_fifth.push_back(pick.true_speedup / landscape.best_speedup());
+            changes.push_back(static_cast<double>(pick.route.assignments().size()));
+            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape), kMaxTrials);
+            minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
+            minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());
+            minimal_trials.push_back(static_cast<double>(minimal.trials));
         }
         std::vector<double> sorted = needed;
         std::sort(sorted.begin(), sorted.end());
@@ -81,8 +172,19 @@ int main(int argc, char** argv) {
         double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
                                           : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
         double mean = reached ? sum / static_cast<double>(reached) : std::numeric_limits<double>::infinity();
-        std::printf("%-8s %5zu/%-2zu %10.1f %10.1f %12.3f %14.3f %14.3f\n", name.c_str(), reached, seeds, mean, median,
-                    mean / fast_builds, at_fifth / static_cast<double>(seeds), at_end / static_cast<double>(seeds));
+        std::printf("%-8s %5zu/%-2zu %10.1f %10.1f %12.3f %14.3f %14.3f %10.3f %10.3f %6.1f (%.1f)\n", name.c_str(), reached,
+                    seeds, mean, median, mean / fast_builds, at_fifth / static_cast<double>(seeds),
+                    at_end / static_cast<double>(seeds), median_of(true_fifth),
+                    *std::min_element(true_fifth.begin(), true_fifth.end()), median_of(changes), median_of(optimum_changes));
+        minimal_rows.push_back({name, median_of(minimal_changes), *std::max_element(minimal_changes.begin(), minimal_changes.end()),
+                                median_of(minimal_fraction), *std::min_element(minimal_fraction.begin(), minimal_fraction.end()),
+                                median_of(minimal_trials)});
     }
+    std::printf("\nminimal routes of the routes picked at 20%% of fast (delta debugging, at most %zu trials; optimum: %.1f changes that matter)\n",
+                kMaxTrials, median_of(optimum_changes));
+    std::printf("%-8s %10s %10s %10s %10s %10s\n", "strategy", "changes", "most", "true", "worst", "trials");
+    for (const MinimalRow& row : minimal_rows)
+        std::printf("%-8s %10.1f %10.0f %10.3f %10.3f %10.1f\n", row.name.c_str(), row.changes, row.most, row.fraction,
+                    row.worst, row.trials);
     return 0;
 }

@@ -51,6 +51,13 @@ struct TimingSpec {
     int confirm_top = 3;                  ///< candidates re-measured in the confirmation
 };
 
+/// [accuracy.<class>]: one case class's own rule; an unset field keeps [accuracy]'s value.
+struct AccuracyClassSpec {
+    std::optional<double> threshold;
+    std::optional<double> atol;
+    std::optional<double> rtol;
+};
+
 /// [accuracy]
 struct AccuracySpec {
     std::string format = "text";          ///< text | f32 | f64 | i32 | npy | trtexec-json
@@ -58,6 +65,7 @@ struct AccuracySpec {
     double threshold = 1e-6;
     double atol = 0;                      ///< for l0
     double rtol = 0;                      ///< for l0
+    std::map<std::string, AccuracyClassSpec> classes;  ///< case class -> its own rule
 };
 
 /// [[case]]
@@ -66,6 +74,8 @@ struct CaseSpec {
     std::filesystem::path input;          ///< absolute; empty when none ({input} unavailable)
     std::filesystem::path reference;      ///< absolute golden output; empty: the default's output
     std::vector<std::string> args;        ///< extra argv items appended to the run command
+    std::string case_class = "normal";    ///< "normal" | "boundary" | "misuse": reported apart, gated alike
+    bool promotion_only = false;          ///< not run while tuning; run by promote, verify --rerun, review
 };
 
 /// [search]

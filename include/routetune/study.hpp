@@ -47,6 +47,7 @@ struct StudySummary {
     std::optional<Evaluation> default_evaluation;    ///< the empty route's evaluation
     std::optional<Confirmation> winner;              ///< set when outcome is Improved
     std::string winner_artifact;                     ///< kept artifact path of the winner
+    std::optional<Confirmation> minimal;             ///< the winner's minimal route (tune --minimize), re-confirmed
     Outcome outcome = Outcome::Unfinished;
     std::string message;                             ///< why the outcome is what it is, one line
     std::vector<Evaluation> evaluations;             ///< every evaluation, in finish order

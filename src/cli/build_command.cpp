@@ -51,6 +51,7 @@ int run(const BuildArguments& a) {
         info.fingerprint = study_fingerprint(setup);
         info.spec_path = setup.spec.file.string();
         info.speedup = info.ci_low = info.ci_high = std::nan("");
+        info.outcome_text = "built";
         write_output(built.artifact, a.output, info);
         std::cout << "wrote " << a.output << " and " << manifest_path(a.output).string() << "\n";
     }
@@ -66,6 +67,7 @@ void add_build_command(CLI::App& app, Action& action) {
     c->add_option("--route", a->route, "the route, e.g. '-O=3 -funroll-loops=on' ('' is the default route)")->required();
     c->add_option("--output", a->output, "copy the artifact here, with PATH.routetune.json");
     c->add_option("--cache", a->cache, "where the build's scratch folder lives (default beside the spec)");
+    c->footer("Exit codes: 0 built; 1 the build failed (its error line is printed); 2 bad spec, route or options.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

@@ -51,6 +51,8 @@ double parse_duration(const std::string& text, const std::string& option) {
 
 void remember_command_line(int argc, char** argv) { g_argv.assign(argv, argv + argc); }
 
+const std::vector<std::string>& command_argv() { return g_argv; }
+
 std::string joined_command_line() {
     std::string line;
     for (const auto& item : g_argv) line += (line.empty() ? "" : " ") + item;

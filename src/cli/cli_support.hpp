@@ -18,6 +18,9 @@ double parse_duration(const std::string& text, const std::string& option);
 /// The argv of this process joined with spaces (for the study header).
 std::string joined_command_line();
 
+/// The argv of this process as items (for audit entries).
+const std::vector<std::string>& command_argv();
+
 /// Remembers argc/argv for joined_command_line (called by main).
 void remember_command_line(int argc, char** argv);
 

@@ -19,6 +19,8 @@ void add_tune_command(CLI::App& app, Action& action);
 void add_build_command(CLI::App& app, Action& action);
 /// Registers `report` on app; stores its action in action.
 void add_report_command(CLI::App& app, Action& action);
+/// Registers `serve` on app; stores its action in action.
+void add_serve_command(CLI::App& app, Action& action);
 /// Registers `inspect` on app; stores its action in action.
 void add_inspect_command(CLI::App& app, Action& action);
 /// Registers `simulate` on app; stores its action in action.
@@ -29,5 +31,17 @@ void add_import_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 /// Registers `worker` on app; stores its action in action.
 void add_worker_command(CLI::App& app, Action& action);
+/// Registers `promote` on app; stores its action in action.
+void add_promote_command(CLI::App& app, Action& action);
+/// Registers `verify` on app; stores its action in action.
+void add_verify_command(CLI::App& app, Action& action);
+/// Registers `flags` on app; stores its action in action.
+void add_flags_command(CLI::App& app, Action& action);
+/// Registers `audit` on app; stores its action in action.
+void add_audit_command(CLI::App& app, Action& action);
+/// Registers `gc` on app; stores its action in action.
+void add_gc_command(CLI::App& app, Action& action);
+/// Registers `review` on app; stores its action in action.
+void add_review_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

@@ -32,6 +32,7 @@ void add_export_command(CLI::App& app, Action& action) {
     CLI::App* c = app.add_subcommand("export-trtexec", "Write a study store as a trtexec (GPT) tuning cache");
     c->add_option("cache", a->cache, "the study's .sqlite file")->required();
     c->add_option("--output", a->output, "the JSON-lines tuning cache to write")->required();
+    c->footer("Exit codes: 0 written; 1 the file could not be written; 2 bad options or no store at the path.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

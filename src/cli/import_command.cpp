@@ -22,7 +22,7 @@ int run(const ImportArguments& a) {
     options.threshold = a.threshold;
     TrtexecImportResult result = import_trtexec_cache(a.tuning_cache, a.cache, options);
     std::cerr << "routetune: imported " << result.iterations << " iterations of " << a.tuning_cache << " into "
-              << a.cache << " (outcome: " << result.outcome << ")\n";
+              << a.cache << " (outcome: " << to_string(result.outcome) << ")\n";
     return 0;
 }
 
@@ -34,6 +34,7 @@ void add_import_command(CLI::App& app, Action& action) {
     c->add_option("tuning_cache", a->tuning_cache, "the JSON-lines tuning cache trtexec wrote")->required();
     c->add_option("--cache", a->cache, "the study store to create (.sqlite)")->required();
     c->add_option("--threshold", a->threshold, "accuracy threshold replacing the cache's epsilon");
+    c->footer("Exit codes: 0 imported; 1 the store could not be written; 2 a bad tuning cache or options.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

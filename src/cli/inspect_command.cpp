@@ -41,6 +41,7 @@ void add_inspect_command(CLI::App& app, Action& action) {
         "inspect", "Show an artifact's manifest (route, fingerprint, study, speedup) and check its sha256");
     command->add_option("ARTIFACT", options->artifact, "an artifact written by `tune --output`")->required();
     command->add_flag("--json", options->json, "print the manifest and the check as JSON");
+    command->footer("Exit codes: 0 the manifest matches the artifact; 1 the artifact changed since its manifest was written (sha256 mismatch) or cannot be read; 2 no manifest beside the artifact, or bad options.");
     command->callback([options, &action] { action = [options] { return run_inspect(*options); }; });
 }
 

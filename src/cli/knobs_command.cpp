@@ -10,6 +10,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "adapters/adapter_registry.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "routetune/spec.hpp"
@@ -69,6 +70,9 @@ int run(const KnobsOptions& options) {
     AdapterChoice choice =
         choose_adapter(spec ? &*spec : nullptr, options.adapter, options.compiler, options.base, options.has_base);
     choice.options.use_cache = !options.no_cache;
+    if (!spec && !options.has_base && choice.name == "gcc")
+        std::cerr << "routetune: note: no spec and no --base, so the defaults shown are gcc's at -O0; "
+                     "pass --base -O2 (or a spec) for the defaults of another level\n";
     Catalog catalog = make_adapter(choice.name, choice.options)->discover();
     if (!options.filter.empty()) {
         Catalog kept;
@@ -92,13 +96,14 @@ void add_knobs_command(CLI::App& app, Action& action) {
     auto options = std::make_shared<KnobsOptions>();
     CLI::App* command = app.add_subcommand("knobs", "Discover and list a compiler's knobs (its catalog)");
     command->add_option("spec", options->spec, "Spec file whose [compiler] to use");
-    command->add_option("--adapter", options->adapter, "Adapter name (default: the spec's, else gcc)");
+    command->add_option("--adapter", options->adapter, adapter_list(" | ") + " (default: the spec's, else gcc)");
     command->add_option("--compiler", options->compiler, "Compiler executable (default: the adapter's usual one)");
     auto* base = command->add_option("--base", options->base,
                                      "Base flags, one string split on whitespace (--base=\"-O2 -g\")");
     command->add_option("--filter", options->filter, "Only knobs whose name matches this glob (e.g. '-fsched*')");
     command->add_flag("--json", options->json, "Print the catalog as JSON");
     command->add_flag("--no-cache", options->no_cache, "Discover afresh, bypassing the catalog cache");
+    command->footer("Exit codes: 0 the catalog was listed; 1 discovery failed (the compiler could not be run); 2 bad options or spec.");
     command->callback([options, base, &action] {
         options->has_base = base->count() > 0;
         action = [options] { return run(*options); };

@@ -9,6 +9,9 @@
 int main(int argc, char** argv) {
     CLI::App app{"routetune: find the fastest build route of a compiler for a workload, and prove it correct"};
     app.require_subcommand(1);
+    app.footer("Exit codes (each command's --help lists its own): 0 success; 1 a runtime failure (or, for tune, "
+               "no eligible route); 2 bad input, nothing ran; 3 a changed environment fingerprint; 130 interrupted. "
+               "See man routetune.");
     app.set_version_flag("--version", std::string("routetune ") + ROUTETUNE_VERSION);
     routetune::cli::remember_command_line(argc, argv);
     routetune::cli::Action action;
@@ -17,11 +20,18 @@ int main(int argc, char** argv) {
     routetune::cli::add_tune_command(app, action);
     routetune::cli::add_build_command(app, action);
     routetune::cli::add_report_command(app, action);
+    routetune::cli::add_serve_command(app, action);
     routetune::cli::add_inspect_command(app, action);
     routetune::cli::add_simulate_command(app, action);
     routetune::cli::add_import_command(app, action);
     routetune::cli::add_export_command(app, action);
     routetune::cli::add_worker_command(app, action);
+    routetune::cli::add_promote_command(app, action);
+    routetune::cli::add_verify_command(app, action);
+    routetune::cli::add_flags_command(app, action);
+    routetune::cli::add_audit_command(app, action);
+    routetune::cli::add_gc_command(app, action);
+    routetune::cli::add_review_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

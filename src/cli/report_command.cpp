@@ -1,14 +1,16 @@
-// `routetune report CACHE`: renders a study's store as a table, JSON, Markdown or HTML, to
-// stdout or a file. It reads only (a running study can be reported on).
+// `routetune report STORE...`: renders a study's store as a table, JSON, Markdown or HTML, to
+// stdout or a file; several stores make one HTML page comparing them. It reads only (a
+// running study can be reported on).
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "study/study_runner.hpp"
+#include "report/html_report.hpp"
 #include "report/render.hpp"
 #include "routetune/error.hpp"
-#include "store/study_store.hpp"
+#include "study/study_notes.hpp"
+#include "study/study_runner.hpp"
 #include "util/files.hpp"
 
 namespace routetune::cli {
@@ -16,18 +18,30 @@ namespace routetune::cli {
 namespace {
 
 struct ReportArguments {
-    std::string cache;
+    std::vector<std::string> stores;
     std::string format = "table";
     std::string output;
+    bool wide = false;
     StoreArguments store;
 };
 
+std::string render(ReportArguments a) {
+    if (!a.store.store.empty()) a.stores.push_back(a.store.store);
+    if (a.stores.empty()) throw UsageError("report: name a study store: STORE (a file) or --store URL|PATH");
+    if (a.stores.size() > 1) {
+        if (a.format != "html")
+            throw UsageError("--format " + a.format + " takes one store; several stores are compared with --format html");
+        std::vector<HtmlStudy> studies;
+        for (const auto& store : a.stores) studies.push_back({load_study_summary(store), load_study_metric(store)});
+        return html_report(studies);
+    }
+    StoreLocation where(a.stores.at(0), a.store.study);
+    StudySummary summary = load_study_summary(where);
+    return render_summary(summary, a.format, load_study_metric(where), a.wide);
+}
+
 int run(const ReportArguments& a) {
-    if (a.cache.empty() == a.store.store.empty())
-        throw UsageError("report: name the study store once: CACHE (a file) or --store URL|PATH");
-    StudySummary summary = load_study_summary(StoreLocation(a.cache.empty() ? a.store.store : a.cache, a.store.study));
-    std::string metric;
-    std::string text = render_summary(summary, a.format, metric);
+    std::string text = render(a);
     if (a.output.empty()) {
         std::cout << text;
         return 0;
@@ -42,11 +56,14 @@ int run(const ReportArguments& a) {
 
 void add_report_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<ReportArguments>();
-    CLI::App* c = app.add_subcommand("report", "Show a study from its cache file");
-    c->add_option("cache", a->cache, "the study's .sqlite file (or --store)");
+    CLI::App* c = app.add_subcommand("report", "Show a study from its store; several stores: one HTML page comparing them");
+    c->add_option("store", a->stores, "the study's .sqlite file (several with --format html), or --store");
     add_store_options(*c, a->store);
     c->add_option("--format", a->format, "table | json | markdown | html");
     c->add_option("--output", a->output, "write the report to this file instead of stdout");
+    c->add_flag("--wide", a->wide, "table: show whole routes instead of cutting them at 60 columns");
+    c->footer("Exit codes: 0 the report was written; 1 a store could not be read or the output written; "
+              "2 bad options or no store at the path.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

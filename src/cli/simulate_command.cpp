@@ -125,6 +125,7 @@ void add_simulate_command(CLI::App& app, Action& action) {
     command->add_option("--target", options->target, "fraction of the best known speedup to reach (default 0.95)");
     command->add_option("--spec", options->spec, "the study's spec, when it moved since the study ran");
     command->add_flag("--json", options->json, "print the reports as JSON, curves included");
+    command->footer("Exit codes: 0 the simulation ran; 1 the store could not be read; 2 bad options or no store at the path.");
     command->callback([options, &action] { action = [options] { return run(*options); }; });
 }
 

@@ -1,19 +1,26 @@
 // `routetune tune`: the main job. Loads the spec, applies the command line's overrides,
 // prepares the study (catalog, expression, strategy), and either prints the candidates
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
-// --json, only the summary JSON) on stdout; --output copies the chosen artifact out.
+// --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
+// log beside the store records that the study started and how it ended.
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/tune_dry_run.hpp"
+#include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
+#include "study/study_notes.hpp"
+#include "study/study_opening.hpp"
 #include "study/study_runner.hpp"
 #include "report/progress_line.hpp"
 #include "report/render.hpp"
-#include "report/expand_report.hpp"
+#include "report/report_row.hpp"
+#include "search/strategy_registry.hpp"
 #include "routetune/error.hpp"
 #include "store/store_location.hpp"
+#include "util/sha256.hpp"
 
 namespace routetune::cli {
 
@@ -24,32 +31,25 @@ struct TuneArguments {
     TuneOptions options;
     bool dry_run = false;
     bool json = false;
+    bool wide = false;
     std::string time_limit;
     std::uint64_t max_routes = 0;
     int mixed_max_knobs = 0;
     std::uint64_t seed = 0;
     StoreArguments store;
     std::string lease = "60s";
+    std::string audit;
 };
 
-int dry_run(const StudySetup& setup, const TuneArguments& arguments) {
-    const std::string& search = setup.search;
-    if (search == "fast" || search == "full" || search == "mixed") {
-        ExpandRequest request;
-        request.routes = setup.expression.text;
-        request.mode = search;
-        request.json = arguments.json;
-        request.include_unsafe = setup.spec.search.include_unsafe;
-        request.mixed_max_knobs = setup.spec.search.mixed_max_knobs;
-        return run_expand(setup.catalog, request, std::cout);
-    }
-    BigCount space = count_candidates(setup.expression, ExpansionMode::Full);
-    std::cout << "search " << search << " proposes candidates from the results so far; it runs nothing here.\n"
-              << "space: " << space.to_string() << " routes; budget: at most " << setup.spec.search.max_routes
-              << " candidates";
-    if (setup.spec.search.time_limit_s > 0) std::cout << " or " << setup.spec.search.time_limit_s << " s";
-    std::cout << "\n";
-    return 0;
+// One tune audit entry (beside the store unless --audit names a file).
+void audit_tune(const TuneArguments& arguments, const StudyRunner& runner, const StudySetup& setup,
+                const std::string& action, const std::string& result) {
+    AuditEntry entry = make_audit_entry(action, runner.paths().cache.string(), command_argv());
+    entry.evidence = {{"spec", setup.spec.file.string()}, {"spec_sha256", setup.spec.sha256}};
+    if (action != "tune-started") entry.evidence["store_sha256"] = sha256_file(runner.paths().cache).value_or("");
+    entry.proposed = {{"expression", setup.expression.text}, {"search", setup.search}};
+    entry.result = result;
+    append_audit_entry(AuditTarget{arguments.audit, command_argv()}, runner.paths().cache, entry);
 }
 
 ProgressCounters counters_of(const StudyProgress& p) {
@@ -89,6 +89,28 @@ void copy_output(const StudySummary& summary, const StudySetup& setup, const std
     std::cerr << "routetune: wrote " << output.string() << " and " << manifest_path(output).string() << "\n";
 }
 
+// What the final table cannot say by itself: a default too noisy to decide against, and a
+// study that stopped at its time limit.
+void print_cautions(const StudySummary& summary, const Spec& spec) {
+    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
+        const TimingSummary& t = summary.default_evaluation->timing;
+        double width = t.median_s > 0 ? (t.ci_high_s - t.ci_low_s) / t.median_s : 0;
+        if (width > spec.timing.min_gain) {
+            std::cerr << "routetune: warning: the default's own 95% interval is " << format_percent(width)
+                      << " of its median, wider than min_gain " << format_percent(spec.timing.min_gain)
+                      << ": too noisy to tell a gain that small; raise [timing] repeats, quiet the machine, "
+                         "or use reported timing\n";
+        }
+    }
+    double limit = spec.search.time_limit_s;
+    std::size_t finished = 0;
+    for (const auto& e : summary.evaluations) finished += e.status != Status::Pending;
+    if (limit > 0 && summary.wall_s >= limit && finished < summary.candidates_total) {
+        std::cerr << "routetune: stopped proposing candidates at the time limit (" << format_duration(limit) << ") after "
+                  << finished << " evaluations of " << summary.candidates_total << " planned\n";
+    }
+}
+
 int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
     options.command_line = joined_command_line();
@@ -104,9 +126,15 @@ int run(TuneArguments& arguments) {
                                                : "--jobs must be at least 0 (0: only workers evaluate)");
     if (options.measure_lanes < 1) throw UsageError("--measure-lanes must be at least 1");
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
-    if (arguments.dry_run) return dry_run(setup, arguments);
+    if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
 
     StudyRunner runner(setup, options);
+    if (!options.resume) {
+        auto moved = move_study_aside(runner.paths());
+        if (!moved.empty())
+            std::cerr << "routetune: an earlier study was at " << runner.paths().cache.string() << "; moved it aside to "
+                      << moved.string() << " (use --continue to resume a study instead)\n";
+    }
     ProgressWriter writer(std::cerr, stderr_is_tty());
     runner.on_progress([&](const StudyProgress& p) {
         writer.update(counters_of(p));
@@ -115,14 +143,24 @@ int run(TuneArguments& arguments) {
         }
     });
     StudySummary summary;
+    audit_tune(arguments, runner, setup, "tune-started", "study started");
     try {
         summary = runner.run();
-    } catch (...) {
-        writer.finish(ProgressCounters{});
+    } catch (const Interrupted& e) {
+        writer.abandon();
+        audit_tune(arguments, runner, setup, "tune-interrupted", e.what());
+        throw;
+    } catch (const std::exception& e) {
+        writer.abandon();
+        audit_tune(arguments, runner, setup, "tune-failed", e.what());
         throw;
     }
+    std::string winner = summary.winner ? "; winner " + summary.winner->route.to_string() : "";
+    audit_tune(arguments, runner, setup, "tune-finished", std::string(to_string(summary.outcome)) + winner);
     writer.finish(progress_counters(summary));
-    std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric);
+    record_study_notes(*StudyStore::open(runner.paths().cache), summary, setup.spec.accuracy.metric);
+    std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
+    print_cautions(summary, setup.spec);
     if (!options.output.empty()) copy_output(summary, setup, options.output);
     return summary.outcome == Outcome::NoEligibleRoute ? 1 : 0;
 }
@@ -136,12 +174,14 @@ void add_tune_command(CLI::App& app, Action& action) {
     auto* routes = c->add_option("--routes", a->options.routes, "route expression (overrides [search] routes)");
     auto* routes_file = c->add_option("--routes-file", a->options.routes_file, "file holding a route expression");
     routes->excludes(routes_file);
-    c->add_option("--search", a->options.search, "fast | full | mixed | random | greedy | evolve | model | auto");
+    c->add_option("--search", a->options.search, strategy_list(" | "));
     c->add_option("--cache", a->options.cache, "study store (default: .routetune/<name>.sqlite beside the spec)");
     c->add_flag("--continue", a->options.resume, "resume the study in the cache; nothing finished runs again");
     c->add_flag("--ignore-fingerprint", a->options.ignore_fingerprint, "with --continue: accept a changed environment");
     c->add_flag("--dry-run", a->dry_run, "print the candidates and run nothing");
     c->add_flag("--keep-artifacts", a->options.keep_artifacts, "keep every candidate's artifact (reports the bytes used)");
+    c->add_flag("--minimize", a->options.minimize,
+                "after the confirmation, remove the winner's changes that do not pay (delta debugging) and re-confirm");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
     add_store_options(*c, a->store);
     c->add_option("--jobs,-j", a->options.jobs,
@@ -158,6 +198,9 @@ void add_tune_command(CLI::App& app, Action& action) {
     auto* seed = c->add_option("--seed", a->seed, "seed of randomised strategies");
     c->add_flag("--include-unsafe", a->options.include_unsafe, "let globs match knobs tagged unsafe");
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
+    c->add_flag("--wide", a->wide, "the final table shows whole routes instead of cutting them at 60 columns");
+    c->footer("Exit codes: 0 the study finished (improved or default-stays); 1 no eligible route, or a runtime failure; 2 bad input (spec, expression, options) and nothing ran; 3 --continue found a different environment fingerprint (the differences are printed); 130 interrupted: state is saved, --continue resumes.");
+    c->add_option("--audit", a->audit, "audit log (default: STORE.audit.jsonl beside the store)");
     c->callback([a, max_routes, mixed, seed, &action] {
         if (max_routes->count()) a->options.max_routes = a->max_routes;
         if (mixed->count()) a->options.mixed_max_knobs = a->mixed_max_knobs;

@@ -43,6 +43,16 @@ AccuracyRule accuracy_rule_from(const AccuracySpec& spec) {
     return rule;
 }
 
+AccuracyRule accuracy_rule_for(const AccuracySpec& spec, const std::string& case_class) {
+    AccuracyRule rule = accuracy_rule_from(spec);
+    auto own = spec.classes.find(case_class);
+    if (own == spec.classes.end()) return rule;
+    rule.threshold = own->second.threshold.value_or(rule.threshold);
+    rule.atol = own->second.atol.value_or(rule.atol);
+    rule.rtol = own->second.rtol.value_or(rule.rtol);
+    return rule;
+}
+
 CaseCheck check_case(std::string_view actual_bytes, std::string_view reference_bytes, const AccuracyRule& rule) {
     if (rule.metric == Metric::Exact && actual_bytes == reference_bytes) return {true, 0, ""};
     NumericOutput reference = read_output(reference_bytes, rule.format);

@@ -23,6 +23,10 @@ struct AccuracyRule {
 /// valid ones, or a negative or NaN threshold, atol or rtol.
 AccuracyRule accuracy_rule_from(const AccuracySpec& spec);
 
+/// The rule for a case of case_class: accuracy_rule_from(spec) with that class's own
+/// threshold, atol and rtol ([accuracy.<class>]) where they are set.
+AccuracyRule accuracy_rule_for(const AccuracySpec& spec, const std::string& case_class);
+
 /// The verdict on one case.
 struct CaseCheck {
     bool passed = false;

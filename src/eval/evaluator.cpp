@@ -4,21 +4,25 @@
 // a missing artifact each become their own status. measure(): for each round (warm-ups first,
 // then repeats) run every case once; the first round's output of each case is checked against
 // its reference and an inaccurate or failing case ends the evaluation at once (no time is spent
-// timing a route that cannot win). A repeat's sample is the sum of its cases' times. With
-// reported timing, a run that leaves the {metrics} file absent or empty has its stdout (the
-// captured stream, or the output file when the run command has no {output}) handed to the
-// adapter's times_from_output (trtexec: the "GPU Compute Time" median). Runs may name
+// timing a route that cannot win). A repeat's sample is the sum of its cases' times. A run's
+// time comes from the spec's timing source (eval/timing_source.hpp: wall time, CPU time, or
+// what the program reports, which may also be read from its stdout by the adapter). Every
+// process goes through the ProcessRunner, so tests run all of this over a fake. Runs may name
 // {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
+
+#include "eval/build_message.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "eval/accuracy.hpp"
+#include "eval/build_message.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
 #include "util/files.hpp"
+#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 #include "util/statistics.hpp"
 
@@ -137,7 +141,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.output_cap = 64 << 10;
     ProcessResult result = runner_.run(process);
     e.build_s = result.wall_s;
-    e.build_log_tail = tail_of(result.out + result.err, kLogTail);
+    e.build_log_tail = redact_secrets(tail_of(result.out + result.err, kLogTail));
     if (result.outcome == ProcessOutcome::TimedOut) {
         e.status = Status::BuildTimeout;
     } else if (result.outcome == ProcessOutcome::Signaled) {
@@ -154,7 +158,8 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
         e.artifact_path = built.artifact.string();
         return built;
     }
-    e.message = describe_exit(result, "the build") + last_line(result.err.empty() ? result.out : result.err);
+    std::string cause = build_error_line(result.err.empty() ? result.out : result.err);
+    e.message = describe_exit(result, "the build") + (cause.empty() ? "" : ": " + cause);
     return built;
 }
 
@@ -206,7 +211,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
-    run.stderr_tail = tail_of(result.err, kLogTail);
+    run.stderr_tail = redact_secrets(tail_of(result.err, kLogTail));
     run.time_s = run.wall_s = result.wall_s;
     if (result.outcome == ProcessOutcome::TimedOut) {
         run.status = Status::RunTimeout;
@@ -238,7 +243,6 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                               DefaultRecord* record) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
-    AccuracyRule rule = accuracy_rule_from(spec_.accuracy);
     std::vector<std::vector<double>> case_samples(spec_.cases.size());
     std::vector<double> samples;
     std::vector<double> first_round(spec_.cases.size(), 0);
@@ -267,7 +271,8 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                 result.loss = 0;
                 auto reference = baseline.reference_outputs.find(test_case.name);
                 if (reference != baseline.reference_outputs.end()) {
-                    CaseCheck check = check_case(run.output, reference->second, rule);
+                    CaseCheck check = check_case(run.output, reference->second,
+                                                 accuracy_rule_for(spec_.accuracy, test_case.case_class));
                     result.loss = check.loss;
                     if (!check.passed) {
                         result.status = Status::Inaccurate;

@@ -15,7 +15,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "util/process_runner.hpp"
 
 namespace routetune {

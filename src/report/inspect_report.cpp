@@ -14,6 +14,7 @@ namespace routetune {
 namespace {
 
 std::string speedup_text(const ArtifactManifest& manifest) {
+    if (manifest.outcome == "built") return "not measured (built by `routetune build`, not chosen by a study)";
     if (!std::isfinite(manifest.speedup)) return "unknown";
     std::string text = format_speedup(manifest.speedup);
     if (std::isfinite(manifest.ci_low) && std::isfinite(manifest.ci_high)) {

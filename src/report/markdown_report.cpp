@@ -47,7 +47,7 @@ std::string markdown_report(const StudySummary& summary, std::string_view metric
         out += "| " + escape_markdown(to_string(status)) + " | " + std::to_string(n) + " |\n";
     }
     out += "| total | " + std::to_string(summary.evaluations.size()) + " |\n";
-    out += "\nArtifacts kept: " + std::to_string(summary.artifact_bytes) + " bytes.\n";
+    out += "\nArtifacts kept: " + format_bytes(summary.artifact_bytes) + ".\n";
     return out;
 }
 

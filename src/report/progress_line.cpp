@@ -90,11 +90,18 @@ void ProgressWriter::update(const ProgressCounters& counters) {
     if (finished_) return;
     if (is_tty_) {
         out_ << "\r\x1b[K" << format_progress(counters) << std::flush;
+        drawn_ = true;
         return;
     }
     if (last_printed_s_ && counters.elapsed_s - *last_printed_s_ < interval_s_) return;
     last_printed_s_ = counters.elapsed_s;
     out_ << format_progress(counters) << "\n" << std::flush;
+}
+
+void ProgressWriter::abandon() {
+    if (finished_) return;
+    finished_ = true;
+    if (is_tty_ && drawn_) out_ << "\r\x1b[K" << std::flush;
 }
 
 void ProgressWriter::finish(const ProgressCounters& counters) {

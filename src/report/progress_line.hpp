@@ -46,12 +46,17 @@ public:
     /// Shows counters one last time and ends the line; later updates print nothing.
     void finish(const ProgressCounters& counters);
 
+    /// Ends without a last line (an error or an interruption follows): a line drawn in place
+    /// is cleared, and nothing is printed when no update was shown; later updates print nothing.
+    void abandon();
+
 private:
     std::ostream& out_;
     bool is_tty_;
     double interval_s_;
     std::optional<double> last_printed_s_;
     bool finished_ = false;
+    bool drawn_ = false;
 };
 
 }  // namespace routetune

@@ -12,10 +12,11 @@ namespace routetune {
 std::string_view report_formats() { return "table, json, markdown, html"; }
 
 std::string render_summary(const StudySummary& summary, std::string_view format,
-                           std::string_view metric) {
+                           std::string_view metric, bool wide) {
     if (format == "table") {
         TableOptions options;
         options.metric = std::string(metric);
+        if (wide) options.route_width = 0;
         return table_report(summary, options);
     }
     if (format == "json") return summary_json_text(summary, metric);

@@ -11,9 +11,10 @@ namespace routetune {
 /// The formats render_summary knows: "table", "json", "markdown", "html".
 std::string_view report_formats();
 
-/// The summary in format (table | json | markdown | html); metric names the loss metric.
-/// Throws UsageError naming the format and listing the valid ones.
+/// The summary in format (table | json | markdown | html); metric names the loss metric; wide:
+/// the table shows whole routes (Markdown and HTML always do). Throws UsageError naming the
+/// format and listing the valid ones.
 std::string render_summary(const StudySummary& summary, std::string_view format,
-                           std::string_view metric = "");
+                           std::string_view metric = "", bool wide = false);
 
 }  // namespace routetune

@@ -3,9 +3,12 @@
 // bucket. The worst loss treats NaN as worse than any number, since NaN always fails.
 #include "report/report_row.hpp"
 
+#include "report/case_classes.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace routetune {
 
@@ -50,9 +53,9 @@ std::optional<double> worst_loss(const Evaluation& evaluation) {
     return worst;
 }
 
-ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& default_s) {
+ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& default_s, const Route& reference) {
     ReportRow row;
-    row.route = display_route(evaluation.route);
+    row.route = route_against(evaluation.route, reference);
     row.phase = evaluation.phase;
     row.status = evaluation.status;
     if (has_timing(evaluation.timing)) {
@@ -68,7 +71,21 @@ ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& de
 
 }  // namespace
 
+std::string route_against(const Route& route, const Route& reference) {
+    if (reference.empty()) return display_route(route);
+    Route difference;
+    for (const auto& [knob, value] : route.assignments()) {
+        auto base = reference.get(knob);
+        if (!base || *base != value) difference.set(knob, value);
+    }
+    std::string text = difference.to_string();
+    for (const auto& [knob, value] : reference.assignments())
+        if (!route.get(knob)) text += (text.empty() ? "" : " ") + knob + "=(unset)";
+    return text.empty() ? "(default)" : text;
+}
+
 std::vector<ReportRow> report_rows(const StudySummary& summary) {
+    Route reference = summary.default_evaluation ? summary.default_evaluation->route : Route();
     std::optional<double> default_s;
     if (summary.default_evaluation && has_timing(summary.default_evaluation->timing)) {
         default_s = summary.default_evaluation->timing.median_s;
@@ -77,7 +94,7 @@ std::vector<ReportRow> report_rows(const StudySummary& summary) {
     for (Status status : report_status_order()) {
         std::vector<ReportRow> group;
         for (const auto& evaluation : summary.evaluations) {
-            if (evaluation.status == status) group.push_back(make_row(evaluation, default_s));
+            if (evaluation.status == status) group.push_back(make_row(evaluation, default_s, reference));
         }
         if (status == Status::Ok) {
             std::stable_sort(group.begin(), group.end(), [](const ReportRow& a, const ReportRow& b) {
@@ -115,6 +132,26 @@ std::string format_speedup(double factor) {
     return buffer;
 }
 
+std::string format_bytes(std::uint64_t bytes) {
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    static const char* const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes) / 1024;
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
+        ++unit;
+    }
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
+    return buffer;
+}
+
+std::string format_percent(double fraction) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100);
+    return buffer;
+}
+
 std::string format_loss(double loss) {
     if (std::isnan(loss)) return "nan";
     if (std::isinf(loss)) return loss > 0 ? "inf" : "-inf";
@@ -140,7 +177,13 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
         }
     }
     fields.push_back({"default", def});
+    if (summary.default_evaluation && !summary.default_evaluation->route.empty())
+        fields.push_back({"routes", "shown as their difference from the default route " +
+                                        summary.default_evaluation->route.to_string()});
     fields.push_back({"outcome", std::string(to_string(summary.outcome))});
+    if (!summary.message.empty()) fields.push_back({"why", one_line(summary.message)});
+    std::string classes = class_summary_text(results_by_class(summary));
+    if (!classes.empty()) fields.push_back({"cases by class", classes});
     if (summary.winner) {
         const auto& w = *summary.winner;
         fields.push_back({"winner", display_route(w.route) + " (" + format_speedup(w.speedup) +

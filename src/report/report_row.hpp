@@ -17,7 +17,7 @@ namespace routetune {
 /// One evaluation as a report row.
 struct ReportRow {
     std::size_t rank = 0;               ///< 1-based position in display order
-    std::string route;                  ///< canonical text; "(default)" for the default route
+    std::string route;                  ///< canonical text, or its difference from a non-empty default (route_against)
     std::string phase;
     Status status = Status::Pending;
     std::optional<double> time_s;       ///< median, when timed
@@ -46,7 +46,8 @@ std::vector<ReportRow> report_rows(const StudySummary& summary);
 std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& summary);
 
 /// The header of every human report: study, spec, search, expression, default (median and
-/// interval), outcome, winner (speedup and interval), winner artifact, candidates, wall time.
+/// interval), outcome, why (the outcome's reason, when recorded), winner (speedup and
+/// interval), winner artifact, candidates, wall time.
 std::vector<ReportField> report_header(const StudySummary& summary);
 
 /// Non-zero counts in report order and the total: "ok 3, build_failed 1, total 4".
@@ -55,11 +56,22 @@ std::string counts_text(const StudySummary& summary);
 /// The route as reports print it: "(default)" for the empty route.
 std::string display_route(const Route& route);
 
+/// The route as its difference from reference (an imported GPT sweep's default names every
+/// knob): the assignments that differ, then "knob=(unset)" for the reference's knobs it
+/// leaves out; "(default)" when equal; display_route(route) when reference is empty.
+std::string route_against(const Route& route, const Route& reference);
+
 /// Seconds as milliseconds with three decimals: 0.0123456 -> "12.346".
 std::string format_ms(double seconds);
 
 /// A speedup factor with two decimals and the times sign: 1.234 -> "1.23×".
 std::string format_speedup(double factor);
+
+/// Bytes in binary units with one decimal: 512 -> "512 B", 16384 -> "16.0 KiB".
+std::string format_bytes(std::uint64_t bytes);
+
+/// A fraction as a percentage with one decimal: 0.0234 -> "2.3%".
+std::string format_percent(double fraction);
 
 /// A loss in %.3g; "nan", "inf", "-inf" for non-finite values.
 std::string format_loss(double loss);

@@ -4,6 +4,8 @@
 // when it holds no measurement. Counts cover every status, zeros included, plus "total".
 #include "report/summary_json.hpp"
 
+#include "report/case_classes.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -20,11 +22,14 @@ Json number(double value) {
     return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
-Json loss_value(double loss) {
-    if (std::isnan(loss)) return "NaN";
-    if (std::isinf(loss)) return loss > 0 ? "Infinity" : "-Infinity";
-    return loss;
+const char* nonfinite_name(double loss) {
+    if (std::isnan(loss)) return "nan";
+    return loss > 0 ? "inf" : "-inf";
 }
+
+constexpr const char* kLossNote =
+    "a loss is null when it was not a finite number (NaN or infinite, which always fails the "
+    "accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf";
 
 Json pair(double low, double high) {
     return Json::array({number(low), number(high)});
@@ -48,8 +53,13 @@ Json evaluation_json(const Evaluation& evaluation) {
     put_timing(out, evaluation.timing, "time", "time_ci95");
     out["build_s"] = number(evaluation.build_s);
     Json loss = Json::object();
-    for (const auto& c : evaluation.cases) loss[c.name] = loss_value(c.loss);
+    Json nonfinite = Json::object();
+    for (const auto& c : evaluation.cases) {
+        loss[c.name] = number(c.loss);
+        if (!std::isfinite(c.loss)) nonfinite[c.name] = nonfinite_name(c.loss);
+    }
     out["loss"] = std::move(loss);
+    if (!nonfinite.empty()) out["loss_nonfinite"] = std::move(nonfinite);
     out["message"] = evaluation.message;
     return out;
 }
@@ -122,14 +132,15 @@ Status read_status(const Json& object, const std::string& where) {
     return *status;
 }
 
-double read_loss(const Json& value, const std::string& where) {
-    if (value.is_string()) {
-        auto text = value.get<std::string>();
-        if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
-        if (text == "Infinity") return std::numeric_limits<double>::infinity();
-        if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
-        bad(where, "expected a number, null, \"NaN\", \"Infinity\" or \"-Infinity\"");
-    }
+// A loss: a number, or null with loss_nonfinite naming nan/inf/-inf (older summaries wrote
+// the strings "NaN", "Infinity" and "-Infinity" instead; they are read too).
+double read_loss(const Json& value, const Json* nonfinite, const std::string& where) {
+    std::string text = value.is_string() ? value.get<std::string>() : "";
+    if (value.is_null() && nonfinite && nonfinite->is_string()) text = nonfinite->get<std::string>();
+    if (text == "NaN" || text == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (text == "Infinity" || text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-Infinity" || text == "-inf") return -std::numeric_limits<double>::infinity();
+    if (value.is_string()) bad(where, "expected a number or null");
     return number_at(value, where);
 }
 
@@ -142,10 +153,12 @@ Evaluation read_evaluation(const Json& object, const std::string& where) {
     evaluation.build_s = number_at(object, "build_s", where);
     const Json& loss = member(object, "loss", where);
     if (!loss.is_object()) bad(where + ".loss", "expected an object of case: loss");
+    const Json* nonfinite = object.contains("loss_nonfinite") ? &object.at("loss_nonfinite") : nullptr;
     for (auto it = loss.begin(); it != loss.end(); ++it) {
         CaseResult c;
         c.name = it.key();
-        c.loss = read_loss(it.value(), where + ".loss." + it.key());
+        const Json* which = nonfinite && nonfinite->is_object() && nonfinite->contains(it.key()) ? &nonfinite->at(it.key()) : nullptr;
+        c.loss = read_loss(it.value(), which, where + ".loss." + it.key());
         evaluation.cases.push_back(std::move(c));
     }
     evaluation.message = text_at(object, "message", where);
@@ -203,11 +216,27 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     } else {
         out["winner"] = nullptr;
     }
+    if (summary.minimal) {
+        Json minimal;
+        minimal["route"] = summary.minimal->route.to_string();
+        minimal["changes"] = static_cast<std::uint64_t>(summary.minimal->route.assignments().size());
+        minimal["speedup"] = number(summary.minimal->speedup);
+        minimal["speedup_ci95"] = pair(summary.minimal->ci_low, summary.minimal->ci_high);
+        out["minimal"] = std::move(minimal);
+    } else {
+        out["minimal"] = nullptr;
+    }
     out["outcome"] = std::string(to_string(summary.outcome));
     Json counts;
     for (const auto& [status, n] : status_counts(summary)) counts[std::string(to_string(status))] = n;
     counts["total"] = static_cast<std::uint64_t>(summary.evaluations.size());
     out["counts"] = std::move(counts);
+    Json classes = Json::array();
+    for (const auto& c : results_by_class(summary)) {
+        classes.push_back({{"class", c.case_class}, {"cases", c.cases}, {"promotion_only", c.promotion_only},
+                           {"passed", c.passed}, {"failed", c.failed}});
+    }
+    out["classes"] = std::move(classes);
     Json evaluations = Json::array();
     for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e));
     out["evaluations"] = std::move(evaluations);
@@ -217,6 +246,7 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     out["artifact_bytes"] = summary.artifact_bytes;
     out["wall_s"] = number(summary.wall_s);
     out["candidates_total"] = summary.candidates_total;
+    out["notes"] = Json::array({kLossNote});
     return out;
 }
 
@@ -280,6 +310,15 @@ StudySummary summary_from_json(const Json& json) {
                   confirmation.ci_high, "summary.winner.speedup_ci95");
         summary.winner = confirmation;
         summary.winner_artifact = text_at(winner, "artifact", "summary.winner");
+    }
+    auto minimal = json.find("minimal");
+    if (minimal != json.end() && !minimal->is_null()) {
+        Confirmation confirmation;
+        confirmation.route = read_route(*minimal, "summary.minimal");
+        confirmation.speedup = number_at(*minimal, "speedup", "summary.minimal");
+        read_pair(member(*minimal, "speedup_ci95", "summary.minimal"), confirmation.ci_low, confirmation.ci_high,
+                  "summary.minimal.speedup_ci95");
+        summary.minimal = confirmation;
     }
     summary.artifact_bytes = count_at(json, "artifact_bytes");
     summary.wall_s = number_at(json, "wall_s", where);

@@ -1,9 +1,9 @@
 // The study summary as JSON (what `tune --json` and `report --format json` print), and back.
 //
-// JSON has no NaN or infinity. Losses keep them, because an infinite or NaN loss is the very
-// reason a route was rejected: they are written as the strings "NaN", "Infinity" and
-// "-Infinity" and read back as such (null also reads as NaN). Any other non-finite number
-// (a time, a speedup) is written as null.
+// JSON has no NaN or infinity, so every non-finite number is written as null. Losses keep
+// which one it was, because an infinite or NaN loss is the very reason a route was rejected:
+// an evaluation with one carries "loss_nonfinite": {case: "nan" | "inf" | "-inf"}, and the
+// summary's "notes" say so. Both read back exactly.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -90,7 +90,7 @@ std::string table_report(const StudySummary& summary, const TableOptions& option
                                 {"message", Align::Left}};
     std::vector<std::vector<std::string>> cells;
     for (const auto& row : report_rows(summary)) {
-        cells.push_back({std::to_string(row.rank), truncate_display(row.route, options.route_width),
+        cells.push_back({std::to_string(row.rank), (options.route_width == 0 ? row.route : truncate_display(row.route, options.route_width)),
                          std::string(to_string(row.status)), row.time_s ? format_ms(*row.time_s) : "-",
                          row.vs_default ? format_speedup(*row.vs_default) : "-",
                          row.max_loss ? format_loss(*row.max_loss) : "-", row.message});
@@ -102,7 +102,7 @@ std::string table_report(const StudySummary& summary, const TableOptions& option
     }
     out += "\n";
     out += "counts     " + counts_text(summary) + "\n";
-    out += "artifacts  " + std::to_string(summary.artifact_bytes) + " bytes kept\n";
+    out += "artifacts  " + format_bytes(summary.artifact_bytes) + " kept\n";
     return out;
 }
 

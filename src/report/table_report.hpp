@@ -11,7 +11,7 @@ namespace routetune {
 /// How the table is laid out; nothing depends on the terminal.
 struct TableOptions {
     std::string metric;             ///< loss metric for the loss column's title ("" : "loss")
-    std::size_t route_width = 60;   ///< longer routes are cut to this many columns, ending in …
+    std::size_t route_width = 60;   ///< longer routes are cut to this many columns, ending in …; 0: never cut (--wide)
 };
 
 /// The header lines, the evaluations (ok by time, then failures grouped by status with their

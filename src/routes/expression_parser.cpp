@@ -24,6 +24,14 @@ namespace routetune {
 
 namespace {
 
+// GCC's negative spellings are values, not knobs: -fno-unroll-loops is -funroll-loops=off.
+std::string negation_hint(std::string_view name) {
+    if (name.rfind("-fno-", 0) != 0) return "";
+    std::string positive = "-f" + std::string(name.substr(5));
+    return "; GCC knobs are named -f<name> and take on|off, so write " + positive + "=off (e.g. " +
+           "-funroll-loops=off means -fno-unroll-loops)";
+}
+
 bool is_glob(std::string_view name) { return name.find_first_of("*?") != std::string_view::npos; }
 
 bool glob_match(std::string_view pattern, std::string_view name) {
@@ -108,7 +116,8 @@ void add_glob(const std::string& pattern, const ValueSpec& spec, const std::stri
         throw UsageError(context + ": glob '" + pattern + "' matches no knob" +
                          (unsafe_skipped != 0 ? " (" + std::to_string(unsafe_skipped) +
                                                     " unsafe knobs match; --include-unsafe takes them)"
-                                              : std::string(" (`routetune knobs` lists the knob names)")));
+                                              : std::string(" (`routetune knobs` lists the knob names)")) +
+                         negation_hint(pattern));
     if (taken == 0)
         throw UsageError(context + ": glob '" + pattern + "' matches " + std::to_string(matched) +
                          " knobs but none takes this value spec (first: " + first_error + ")");
@@ -140,7 +149,8 @@ Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalo
         if (knob == nullptr) {
             auto closest = catalog.closest_names(name);
             throw UsageError(context + ": unknown knob " + name +
-                             (closest.empty() ? std::string(" (the catalog is empty)") : " (closest: " + join(closest) + ")"));
+                             (closest.empty() ? std::string(" (the catalog is empty)") : " (closest: " + join(closest) + ")") +
+                             negation_hint(name));
         }
         if (!explicit_names.insert(name).second) throw UsageError(context + ": knob " + name + " is given twice");
         std::string error;

@@ -27,6 +27,12 @@
 // to the change that breaks it within a few builds (group testing: a failure of the incumbent
 // plus one change blames that change outright), instead of being retried in ever new company
 // (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
+// In spaces of 800 knobs or more, one model-phase proposal in six (when the last build did
+// not fail) is a sink: the best route with every change the model expects to gain and, with
+// probability 1/2 each, values that have built and that the model does not expect to cost
+// time; values that pay only together (pairs, triples) can only be found in such large
+// routes, since a screening group holds a given pair with a probability of about
+// (group / knobs)^2. Sinks make winners large; `tune --minimize` shrinks them afterwards.
 // Small spaces (32 points or fewer) are enumerated. The anchor is a function of the first
 // stage's results and the draws are seeded by (seed, observations so far), so --continue
 // replays them.
@@ -57,6 +63,9 @@ constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2%
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
 constexpr std::uint32_t kScreenAllBelow = 10;  // a dominant knob with fewer choices is screened whole first
 constexpr std::uint32_t kDominantSample = 6;   // else this many of its values, on the anchor
+constexpr std::size_t kSinkFrom = 800;      // spaces of this many knobs or more get sink proposals
+constexpr std::size_t kSinkEvery = 6;       // one in this many model-phase proposals is a sink
+constexpr double kSinkFeasible = 0.97;      // a sink takes values with at least this P(feasible)
 
 class AutoStrategy : public Strategy {
 public:
@@ -97,7 +106,9 @@ public:
         std::size_t halvings = std::min<std::size_t>(trailing_failures(taken), 3);
         Effects mean = model.mean();
         SearchRng rng(options_.seed, 0x6175746fULL + taken.taken.size());
-        for (std::size_t slot = 0; slot < max_count; ++slot) {
+        if (space_.dimensions() >= kSinkFrom && halvings == 0 && taken.taken.size() % kSinkEvery == 0)
+            accept(sink(incumbent, mean, feasibility, rng));
+        for (std::size_t slot = out.size(); slot < max_count; ++slot) {
             bool found = false;
             Point start = exploit(incumbent, mean, feasibility, kMaxExploitChanges >> halvings);
             for (std::size_t draw = 0; draw < kDraws && !found; ++draw)
@@ -105,7 +116,7 @@ public:
                                          std::max<std::size_t>(1, kMaxChanges >> halvings)));
             double floor = 0.5 * feasibility.route(incumbent);
             for (std::size_t i = 0; i < 512 && !found; ++i) {
-                Point point = neighbour(incumbent, rng, 1 + i / 64);
+                Point point = space_.mutate(incumbent, rng, 1 + i / 64);
                 if (i < 384 && feasibility.route(point) < floor) continue;
                 found = accept(point);
             }
@@ -183,8 +194,8 @@ private:
                 points.push_back(point);
             }
         }
-        for (std::size_t i = grouped.size(); i > 1; --i) std::swap(grouped[i - 1], grouped[rng.below(i)]);
         std::size_t group = group_size();
+        for (std::size_t i = grouped.size(); i > 1; --i) std::swap(grouped[i - 1], grouped[rng.below(i)]);
         for (std::size_t start = 0; start < grouped.size(); start += group) {
             Point point = anchor;
             for (std::size_t k = start; k < std::min(start + group, grouped.size()); ++k) {
@@ -287,11 +298,22 @@ private:
         return point;
     }
 
-    Point neighbour(Point point, SearchRng& rng, std::size_t changes) const {
-        for (std::size_t k = 0; k < changes; ++k) {
-            std::size_t d = rng.below(point.size());
-            std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
-            point[d] = c >= point[d] ? c + 1 : c;
+    /// incumbent with every change the model expects to gain, and each value that it does not
+    /// expect to cost time and that has built, with probability 1/2 (synergies hide there).
+    Point sink(const Point& incumbent, const Effects& mean, const FeasibilityModel& feasibility, SearchRng& rng) const {
+        Point point = incumbent;
+        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
+            std::uint32_t best = incumbent[d];
+            std::vector<std::uint32_t> neutral;
+            double best_delta = -0.003;
+            for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
+                if (c == incumbent[d] || feasibility.value(d, c) < kSinkFeasible) continue;
+                double delta = mean[d][c] - mean[d][incumbent[d]];
+                if (delta < best_delta) best_delta = delta, best = c;
+                if (delta < 0.002) neutral.push_back(c);
+            }
+            if (best != incumbent[d]) point[d] = best;
+            else if (!neutral.empty() && rng.unit() < 0.5) point[d] = neutral[rng.below(neutral.size())];
         }
         return point;
     }

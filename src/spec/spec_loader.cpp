@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "adapters/adapter_registry.hpp"
+#include "search/strategy_registry.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
 #include "routetune/timing.hpp"
@@ -17,12 +19,15 @@ namespace routetune {
 
 namespace {
 
-const std::vector<std::string> kSearchModes = {"fast",   "full",   "mixed", "random",
-                                               "greedy", "evolve", "model", "auto"};
+std::vector<std::string> strategy_names_for_spec() {
+    std::vector<std::string> names;
+    for (const auto& entry : strategy_registry()) names.emplace_back(entry.name);
+    return names;
+}
 
 std::vector<std::string> adapter_names_for_spec() {
     std::vector<std::string> names;
-    for (const auto& entry : spec_adapter_defaults()) names.push_back(entry.adapter);
+    for (const auto& entry : adapter_registry()) names.emplace_back(entry.name);
     return names;
 }
 
@@ -45,8 +50,7 @@ void read_compiler(Spec& spec, const TomlSection& root) {
         section->check_keys({"adapter", "path", "base"});
         if (auto adapter = section->choice("adapter", adapter_names_for_spec())) spec.compiler.adapter = *adapter;
     }
-    for (const auto& entry : spec_adapter_defaults())
-        if (entry.adapter == spec.compiler.adapter) spec.compiler.path = entry.path;
+    if (const AdapterEntry* entry = find_adapter(spec.compiler.adapter)) spec.compiler.path = entry->default_compiler;
     if (!section) return;
     if (auto path = section->string("path")) {
         if (path->empty() && spec.compiler.adapter != "custom")
@@ -95,13 +99,22 @@ void read_timing(Spec& spec, const TomlSection& root) {
 void read_accuracy(Spec& spec, const TomlSection& root) {
     auto section = root.table("accuracy");
     if (!section) return;
-    section->check_keys({"format", "metric", "threshold", "atol", "rtol"});
+    section->check_keys({"format", "metric", "threshold", "atol", "rtol", "normal", "boundary", "misuse"});
     if (auto value = section->choice("format", {"text", "f32", "f64", "i32", "npy", "trtexec-json"})) spec.accuracy.format = *value;
     if (auto value = section->choice("metric", {"exact", "l0", "l1", "l2", "linf", "rel_l2", "cos"}))
         spec.accuracy.metric = *value;
     if (auto value = section->number_at_least("threshold", 0)) spec.accuracy.threshold = *value;
     if (auto value = section->number_at_least("atol", 0)) spec.accuracy.atol = *value;
     if (auto value = section->number_at_least("rtol", 0)) spec.accuracy.rtol = *value;
+    for (const char* name : {"normal", "boundary", "misuse"}) {
+        auto rule = section->table(name);
+        if (!rule) continue;
+        rule->check_keys({"threshold", "atol", "rtol"});
+        AccuracyClassSpec& own = spec.accuracy.classes[name];
+        own.threshold = rule->number_at_least("threshold", 0);
+        own.atol = rule->number_at_least("atol", 0);
+        own.rtol = rule->number_at_least("rtol", 0);
+    }
 }
 
 std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& section, const std::string& name,
@@ -120,7 +133,7 @@ std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& se
 void read_cases(Spec& spec, const TomlSection& root) {
     std::set<std::string> seen;
     for (const auto& section : root.tables("case")) {
-        section.check_keys({"name", "input", "reference", "args"});
+        section.check_keys({"name", "input", "reference", "args", "class", "promotion_only"});
         CaseSpec entry;
         if (!section.has("name")) section.fail("", "'name' is required");
         entry.name = *section.string("name");
@@ -129,6 +142,8 @@ void read_cases(Spec& spec, const TomlSection& root) {
         entry.input = existing_case_file(spec, section, entry.name, "input");
         entry.reference = existing_case_file(spec, section, entry.name, "reference");
         if (auto args = section.strings("args")) entry.args = *args;
+        if (auto value = section.choice("class", {"normal", "boundary", "misuse"})) entry.case_class = *value;
+        if (auto value = section.boolean("promotion_only")) entry.promotion_only = *value;
         spec.cases.push_back(std::move(entry));
     }
     if (spec.cases.empty()) spec.cases.push_back(CaseSpec{"default", {}, {}, {}});
@@ -148,7 +163,7 @@ void read_search(Spec& spec, const TomlSection& root) {
             section->fail("routes_file", "file '" + *value + "' not found (looked for " + path.string() + ")");
         spec.search.routes_file = path.string();
     }
-    if (auto value = section->choice("mode", kSearchModes)) spec.search.mode = *value;
+    if (auto value = section->choice("mode", strategy_names_for_spec())) spec.search.mode = *value;
     if (auto value = section->integer_at_least("max_routes", 1)) spec.search.max_routes = *value;
     if (auto value = section->number_at_least("time_limit_s", 0)) spec.search.time_limit_s = *value;
     if (auto value = section->integer_at_least("mixed_max_knobs", 1)) spec.search.mixed_max_knobs = static_cast<int>(*value);

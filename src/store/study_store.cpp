@@ -69,4 +69,8 @@ Route parse_stored_route(const std::filesystem::path& store, const std::string& 
     }
 }
 
+void StudyStore::clear_log_tails(std::int64_t) {
+    throw RuntimeFailure(location() + ": this store backend cannot clear log tails");
+}
+
 }  // namespace routetune

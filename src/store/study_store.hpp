@@ -15,6 +15,7 @@
 #include "routetune/evaluation.hpp"
 #include "routetune/route.hpp"
 #include "store/store_location.hpp"
+#include "routetune/study.hpp"
 
 namespace routetune {
 
@@ -36,26 +37,18 @@ struct StudyHeader {
     bool operator==(const StudyHeader&) const = default;
 };
 
-/// One route of the confirmation (the default or a top candidate).
-struct ConfirmedRoute {
-    Route route;
-    bool is_default = false;
-    TimingSummary timing;          ///< its samples over the interleaved rounds
-    double speedup = 1;            ///< default median / this median
-    double speedup_ci_low = 0;     ///< 95% interval of the speedup
-    double speedup_ci_high = 0;
-};
-
-/// The interleaved re-measurement (A B A B ...) of the default and the top routes.
+/// The interleaved re-measurement (D C1 C2 ... each round) of the default and the top
+/// routes, each one a Confirmation (routetune/study.hpp) against the default's samples.
 struct StudyConfirmation {
     int rounds = 0;
-    std::vector<ConfirmedRoute> routes;  ///< in the order given (the default first, by convention)
-    std::string recorded_at;             ///< ISO 8601 UTC
+    std::optional<Confirmation> baseline;  ///< the default against itself; absent when its runs failed
+    std::vector<Confirmation> candidates;  ///< the top routes, in the order measured
+    std::string recorded_at;               ///< ISO 8601 UTC
 };
 
 /// How the study ended.
 struct StudyOutcome {
-    std::string outcome;           ///< "improved", "default-stays", "no-eligible-route"
+    Outcome outcome = Outcome::Unfinished;  ///< improved, default-stays or no-eligible-route
     std::optional<Route> winner;   ///< absent unless improved
     double speedup = 1;
     double speedup_ci_low = 0;
@@ -64,6 +57,10 @@ struct StudyOutcome {
     std::string artifact_sha256;
     std::string message;
     std::string recorded_at;       ///< ISO 8601 UTC
+    std::optional<Route> minimal_route;  ///< the winner without the changes that do not pay (--minimize)
+    double minimal_speedup = 0;          ///< its re-confirmed speedup over the default
+    double minimal_ci_low = 0;
+    double minimal_ci_high = 0;
 };
 
 /// Whether reading evaluations also reads their per-case rows.
@@ -114,6 +111,10 @@ public:
     /// Sets the artifact path of evaluation id ("" once its artifact is deleted).
     virtual void update_artifact_path(std::int64_t id, const std::string& artifact_path) = 0;
 
+    /// Empties the build log tail and every case's stderr tail of evaluation id (retention);
+    /// hashes, statuses, losses and timings stay. Backends without it throw RuntimeFailure.
+    virtual void clear_log_tails(std::int64_t id);
+
     /// Every evaluation: finished ones in the order they finished, then pending ones.
     virtual std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const = 0;
     /// Fills evaluation.cases from the store (after evaluations(CaseRows::Skip)).
@@ -131,6 +132,16 @@ public:
     virtual void record_outcome(const StudyOutcome& outcome) = 0;
     /// The outcome, or nullopt while the study has not finished.
     virtual std::optional<StudyOutcome> read_outcome() const = 0;
+
+    /// Stores (replacing) a named fact of the study that reports give back as tune printed it
+    /// ("metric", "candidates_total", "artifact_bytes", "wall_s"); a backend without a place
+    /// for them ignores it.
+    virtual void write_note(const std::string& key, const std::string& value) { (void)key, (void)value; }
+    /// A fact stored by write_note, or nullopt.
+    virtual std::optional<std::string> read_note(const std::string& key) const {
+        (void)key;
+        return std::nullopt;
+    }
 };
 
 /// Samples as text ("0.25 0.5"), exact: shortest round-trip decimal of each double.

@@ -23,6 +23,7 @@ struct ManifestInfo {
     double ci_low = 1;        ///< its 95% interval
     double ci_high = 1;
     Outcome outcome = Outcome::Unfinished;
+    std::string outcome_text;  ///< when set, written instead of outcome ("built": a plain build, no study)
     std::string spec_path;
     std::string created_at;   ///< ISO 8601 UTC; "" means now
 };

@@ -28,10 +28,14 @@ public:
     StudyOutcome decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
                         const Evaluation& default_evaluation);
 
-private:
-    BuiltCandidate ready(const Evaluation& e) const;
+    /// Measures routes interleaved (routes[0] is the default: D C1 ... Ck per round, one warm-up
+    /// pass first when the spec has warm-ups) and returns each route's samples; a route whose run
+    /// fails gets alive[i] = false (alive starts all true, one per route) and a note in dropped.
     std::vector<std::vector<double>> interleave(const std::vector<BuiltCandidate>& routes, std::vector<bool>& alive,
                                                 std::vector<std::string>& dropped) const;
+
+private:
+    BuiltCandidate ready(const Evaluation& e) const;
     StudyOutcome conclude(const std::optional<Confirmation>& winner, const std::vector<Confirmation>& confirmations,
                           const std::vector<BuiltCandidate>& routes, const std::string& notes,
                           StudyOutcome outcome) const;

@@ -5,8 +5,8 @@
 // starts as soon as it is built, and builds keep running ahead by at most `jobs`. With
 // lanes, each free lane takes the oldest finished build, its runs pinned with
 // CUDA_VISIBLE_DEVICES=lane; finished lanes are committed one at a time, in start order.
-// Before every proposal the budget is asked how many candidates may still start: finished
-// candidates plus those in flight count against max_routes, and the clock against the time
+// Before every proposal the budget is asked how many candidates may still start: the default,
+// finished candidates and those in flight count against max_routes, and the clock against the time
 // limit. Routes in flight are pending in the history the strategy sees, so nothing is
 // proposed twice and a strategy's later phase waits for the earlier one.
 #include "study/scheduler.hpp"
@@ -41,7 +41,7 @@ Scheduler::~Scheduler() {
 
 std::size_t Scheduler::room(std::size_t target) const {
     std::size_t want = target > building_.size() ? target - building_.size() : 0;
-    std::size_t used = ledger_.candidates_done() + building_.size() + measuring_.size();
+    std::size_t used = 1 + ledger_.candidates_done() + building_.size() + measuring_.size();  // 1: the default
     return budget_.next_batch(want, used, clock_.now_s() - ledger_.started_s());
 }
 

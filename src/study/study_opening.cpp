@@ -26,16 +26,6 @@ std::string timestamp_suffix() {
     return stamp;
 }
 
-void move_aside(const StudyPaths& paths) {
-    std::string suffix = "." + timestamp_suffix() + ".old";
-    std::error_code ec;
-    for (const char* extra : {"", "-wal", "-shm"}) {
-        fs::path file = paths.cache.string() + extra;
-        if (fs::exists(file, ec)) fs::rename(file, file.string() + suffix, ec);
-    }
-    if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
-}
-
 std::string environment_value(const char* name) {
     const char* value = std::getenv(name);
     return value ? value : "";
@@ -47,6 +37,18 @@ std::string host_name() {
 }
 
 }  // namespace
+
+fs::path move_study_aside(const StudyPaths& paths) {
+    std::error_code ec;
+    if (!fs::exists(paths.cache, ec)) return {};
+    std::string suffix = "." + timestamp_suffix() + ".old";
+    for (const char* extra : {"", "-wal", "-shm"}) {
+        fs::path file = paths.cache.string() + extra;
+        if (fs::exists(file, ec)) fs::rename(file, file.string() + suffix, ec);
+    }
+    if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
+    return paths.cache.string() + suffix;
+}
 
 std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
     auto probe = make_system_probe();
@@ -60,7 +62,12 @@ std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
     std::map<std::string, std::string> fingerprint = study_fingerprint(setup);
     StoreLocation where = study_store_location(options, setup.spec.name, paths);
-    if (!options.resume && !where.is_postgres() && fs::exists(paths.cache)) move_aside(paths);
+    if (!where.is_postgres()) {
+        if (options.resume && !fs::exists(paths.cache))
+            throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
+                             " (drop --continue to start one, or name its store with --cache)");
+        if (!options.resume) move_study_aside(paths);
+    }
     std::unique_ptr<StudyStore> store = StudyStore::open(where);
     if (!options.resume && where.is_postgres() && store->read_header()) {
         store->set_aside("." + timestamp_suffix() + ".old");

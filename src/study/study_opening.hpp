@@ -7,15 +7,20 @@
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
 #include "eval/evaluator.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
 #include "store/study_store.hpp"
 
 namespace routetune {
 
+/// Renames an existing study (its store and folder) with a timestamp suffix, so a new one can
+/// begin without destroying it; returns the store's new path, or "" when there was none.
+std::filesystem::path move_study_aside(const StudyPaths& paths);
+
 /// Opens the store for this run. Without options.resume an existing study is moved aside
-/// (renamed with a timestamp) and a new one begins; with it, the recorded fingerprint must
+/// (move_study_aside) and a new one begins; with it, a study must exist at paths.cache (else
+/// UsageError saying so), the recorded fingerprint must
 /// match (else FingerprintMismatch listing the differences, unless ignore_fingerprint) and so
 /// must the expression and search (else UsageError).
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths);

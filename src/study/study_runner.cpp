@@ -17,6 +17,7 @@
 #include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
 #include "eval/timing_source.hpp"
+#include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
 #include "study/artifact_keeper.hpp"
 #include "study/confirmation_runner.hpp"
@@ -25,6 +26,7 @@
 #include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"
 #include "study/study_opening.hpp"
+#include "study/winner_minimizer.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
@@ -34,14 +36,13 @@ namespace {
 // Evaluations the study will make, the default included, as far as it is known in advance
 // (mixed's phase two and the adaptive strategies are bounded by the budget alone).
 std::size_t planned_evaluations(const StudySetup& setup) {
-    const std::string& search = setup.search;
-    ExpansionMode mode = search == "full" ? ExpansionMode::Full : ExpansionMode::Fast;
-    bool enumerated = search == "fast" || search == "full" || search == "mixed";
-    BigCount space = count_candidates(setup.expression, enumerated ? mode : ExpansionMode::Full);
-    std::uint64_t budget = setup.spec.search.max_routes;
-    std::uint64_t candidates = space.fits_u64() ? std::min<std::uint64_t>(space.to_u64(), budget) : budget;
+    const StrategyEntry* strategy = find_strategy(setup.search);
+    bool enumerated = strategy && strategy->expansion;
+    BigCount space = count_candidates(setup.expression, enumerated ? *strategy->expansion : ExpansionMode::Full);
+    std::uint64_t budget = setup.spec.search.max_routes;  // evaluations in all, the default's included
     bool baseline_is_default = baseline_route(setup.expression).empty() && enumerated;
-    return static_cast<std::size_t>(candidates + (baseline_is_default ? 0 : 1));
+    std::uint64_t planned = space.fits_u64() ? space.to_u64() + (baseline_is_default ? 0 : 1) : budget;
+    return static_cast<std::size_t>(std::min(planned, budget));
 }
 
 SchedulerOptions scheduler_options(const Spec& spec, const TuneOptions& options, bool queued) {
@@ -115,7 +116,7 @@ void StudyRunner::require_usable_default(const StudyLedger& ledger, StudyStore& 
     const Evaluation& default_evaluation = *ledger.default_evaluation();
     if (default_evaluation.status == Status::Ok || every_case_has_golden(setup_.spec)) return;
     StudyOutcome outcome;
-    outcome.outcome = "no-eligible-route";
+    outcome.outcome = Outcome::NoEligibleRoute;
     outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) + " (" +
                       default_evaluation.message +
                       ") and not every case has a golden reference: nothing can be validated";
@@ -132,6 +133,8 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     if (options_.measure_lanes > 1) pinned["CUDA_VISIBLE_DEVICES"] = "0";  // every confirmation run on one GPU
     ConfirmationRunner confirmation(evaluator, baseline, setup_.spec.timing, pinned);
     StudyOutcome outcome = confirmation.decide(store, ledger.evaluations(), *ledger.default_evaluation());
+    if (options_.minimize)
+        WinnerMinimizer(evaluator, baseline, setup_.spec.timing, pinned).shrink(outcome, *ledger.default_evaluation());
     if (interrupt_requested())
         throw Interrupted("during the confirmation; " + ledger.remaining_text(where_.redacted()));
     store.record_outcome(outcome);

@@ -1,4 +1,4 @@
-// Overrides go from most to least specific: the command line, then the spec's [search]. The
+// Promotion-only cases are dropped here: tuning never runs them (promote does). Overrides go from most to least specific: the command line, then the spec's [search]. The
 // expression comes from exactly one place; a full search is counted exactly (BigCount) and
 // refused before anything runs when it exceeds max_routes.
 #include "study/study_setup.hpp"
@@ -24,6 +24,9 @@ StudySetup prepare_study(Spec spec, const TuneOptions& options) {
     if (options.mixed_max_knobs) spec.search.mixed_max_knobs = *options.mixed_max_knobs;
     if (options.seed) spec.search.seed = *options.seed;
     if (options.include_unsafe) spec.search.include_unsafe = true;
+    std::erase_if(spec.cases, [](const CaseSpec& entry) { return entry.promotion_only; });
+    if (spec.cases.empty())
+        throw UsageError(spec.file.string() + ": every [[case]] is promotion_only; tuning needs at least one case it runs");
     if (!options.routes.empty() && !options.routes_file.empty())
         throw UsageError("give either --routes or --routes-file, not both");
 

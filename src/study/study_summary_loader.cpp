@@ -12,6 +12,7 @@
 #include "routetune/error.hpp"
 #include "study/study_runner.hpp"
 #include "store/study_store.hpp"
+#include "study/study_notes.hpp"
 
 namespace routetune {
 
@@ -65,26 +66,17 @@ StudySummary load_study_summary(const StoreLocation& cache) {
     }
     summary.evaluations = store->evaluations();
     summary.wall_s = evaluation_span_s(summary.evaluations);
+    apply_study_notes(*store, summary);
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
     }
     for (const auto& e : summary.evaluations) {
         if (!summary.default_evaluation && e.phase == "default" && e.status != Status::Pending) summary.default_evaluation = e;
     }
-    if (auto confirmation = store->read_confirmation()) {
-        TimingSummary default_timing;
-        for (const auto& row : confirmation->routes) {
-            if (row.is_default) default_timing = row.timing;
-        }
-        for (const auto& row : confirmation->routes) {
-            if (row.is_default) continue;
-            summary.confirmations.push_back(
-                Confirmation{row.route, default_timing, row.timing, row.speedup, row.speedup_ci_low, row.speedup_ci_high});
-        }
-    }
+    if (auto confirmation = store->read_confirmation()) summary.confirmations = confirmation->candidates;
     summary.outcome = Outcome::Unfinished;
     if (auto outcome = store->read_outcome()) {
-        summary.outcome = outcome_from_string(outcome->outcome).value_or(Outcome::Unfinished);
+        summary.outcome = outcome->outcome;
         if (outcome->winner) {
             Confirmation winner;
             winner.route = *outcome->winner;
@@ -96,6 +88,10 @@ StudySummary load_study_summary(const StoreLocation& cache) {
             }
             summary.winner = winner;
             summary.winner_artifact = outcome->artifact_path;
+        }
+        if (outcome->minimal_route) {
+            summary.minimal = Confirmation{*outcome->minimal_route, {}, {}, outcome->minimal_speedup,
+                                           outcome->minimal_ci_low, outcome->minimal_ci_high};
         }
         summary.message = outcome->message;
     }

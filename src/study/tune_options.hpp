@@ -29,6 +29,7 @@ struct TuneOptions {
     std::optional<int> mixed_max_knobs;       ///< --mixed-max-knobs
     std::optional<std::uint64_t> seed;        ///< --seed
     bool include_unsafe = false;              ///< --include-unsafe
+    bool minimize = false;                    ///< --minimize
     std::string command_line;                 ///< recorded in the study header
 };
 

@@ -104,99 +104,82 @@ ProcessResult spawn_failure(std::string error) {
     return result;
 }
 
-}  // namespace
 
-ProcessResult run_process(const ProcessSpec& spec) {
-    if (spec.argv.empty() || spec.argv[0].empty()) return spawn_failure("empty command");
-    detail::LaunchPlan plan;
-    plan.argv = spec.argv;
-    plan.envp = detail::merged_environment(spec.env);
-    plan.cwd = spec.cwd.string();
-    plan.memory_limit_bytes = spec.memory_limit_bytes;
-    plan.program = spec.argv[0];
-    if (plan.program.find('/') == std::string::npos) {
-        auto overlay_path = spec.env.find("PATH");
-        const char* path = overlay_path != spec.env.end() ? overlay_path->second.c_str() : std::getenv("PATH");
-        std::filesystem::path found = search_path(plan.program, path);
-        if (found.empty()) return spawn_failure("program '" + plan.program + "' not found on PATH");
-        plan.program = found.string();
-    }
-
-    ProcessResult result;
+// The descriptors of one child: what the parent keeps (captures, the stdin feed) and the
+// child's ends, closed in the parent once the child has started.
+struct ChildStreams {
     StdinFeed feed;
     Fd child_stdin, child_stdout, child_stderr;
     Capture out, err;
+};
+
+// The program execve gets: argv[0] itself when it holds a '/', else its match on PATH (the
+// spec's PATH when it sets one); empty error when found.
+std::string resolve_program(const ProcessSpec& spec, detail::LaunchPlan& plan) {
+    plan.program = spec.argv[0];
+    if (plan.program.find('/') != std::string::npos) return "";
+    auto overlay_path = spec.env.find("PATH");
+    const char* path = overlay_path != spec.env.end() ? overlay_path->second.c_str() : std::getenv("PATH");
+    std::filesystem::path found = search_path(plan.program, path);
+    if (found.empty()) return "program '" + plan.program + "' not found on PATH";
+    plan.program = found.string();
+    return "";
+}
+
+// Opens the child's stdin (the data's pipe or /dev/null), stdout (a pipe or the output file)
+// and stderr (a pipe); empty error on success.
+std::string open_streams(const ProcessSpec& spec, ChildStreams& io, ProcessResult& result) {
     if (spec.stdin_data.empty()) {
-        child_stdin.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));
-    } else if (make_pipe(child_stdin, feed.fd)) {
-        feed.data = spec.stdin_data;
-        set_nonblocking(feed.fd.get());
+        io.child_stdin.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));
+    } else if (make_pipe(io.child_stdin, io.feed.fd)) {
+        io.feed.data = spec.stdin_data;
+        set_nonblocking(io.feed.fd.get());
     }
     if (!spec.stdout_file.empty()) {
-        child_stdout.reset(open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (!child_stdout.open())
-            return spawn_failure("cannot open '" + spec.stdout_file.string() + "' for the output: " +
-                                 std::strerror(errno));
+        io.child_stdout.reset(open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+        if (!io.child_stdout.open())
+            return "cannot open '" + spec.stdout_file.string() + "' for the output: " + std::strerror(errno);
     } else {
-        make_pipe(out.fd, child_stdout);
+        make_pipe(io.out.fd, io.child_stdout);
     }
-    make_pipe(err.fd, child_stderr);
-    if (!child_stdin.open() || !child_stdout.open() || !child_stderr.open())
-        return spawn_failure(std::string("cannot create the child's pipes: ") + std::strerror(errno));
-    plan.stdin_fd = child_stdin.get();
-    plan.stdout_fd = child_stdout.get();
-    plan.stderr_fd = child_stderr.get();
-    out.text = &result.out;
-    out.truncated = &result.out_truncated;
-    out.cap = spec.output_cap;
-    err.text = &result.err;
-    err.truncated = &result.err_truncated;
-    err.cap = spec.output_cap;
+    make_pipe(io.err.fd, io.child_stderr);
+    if (!io.child_stdin.open() || !io.child_stdout.open() || !io.child_stderr.open())
+        return std::string("cannot create the child's pipes: ") + std::strerror(errno);
+    io.out.text = &result.out;
+    io.out.truncated = &result.out_truncated;
+    io.out.cap = spec.output_cap;
+    io.err.text = &result.err;
+    io.err.truncated = &result.err_truncated;
+    io.err.cap = spec.output_cap;
+    return "";
+}
 
-    SigpipeBlock sigpipe_block;
-    SteadyClock::time_point start = SteadyClock::now();
-    detail::Launched launched = detail::launch_child(plan, register_group);
-    child_stdin.reset();
-    child_stdout.reset();
-    child_stderr.reset();
-    if (launched.pid < 0) return spawn_failure(launched.error);
-    pid_t pid = launched.pid;
-    if (!launched.error.empty()) {
-        unregister_group(pid);
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        return spawn_failure(launched.error);
-    }
-
+// Until the child exits or the deadline passes: feed stdin, drain both pipes, sleep in poll()
+// on the pipes and the pidfd. Returns true when the deadline killed the group; end is set to
+// when the child's end was seen.
+bool watch_child(pid_t pid, ChildStreams& io, std::optional<SteadyClock::time_point> deadline,
+                 SteadyClock::time_point& end) {
     Fd pidfd(open_pidfd(pid));
-    if (out.fd.open()) set_nonblocking(out.fd.get());
-    set_nonblocking(err.fd.get());
-    std::optional<SteadyClock::time_point> deadline;
-    if (spec.timeout_s > 0)
-        deadline = start + std::chrono::duration_cast<SteadyClock::duration>(
-                               std::chrono::duration<double>(spec.timeout_s));
-    bool timed_out = false;
-    SteadyClock::time_point end;
+    if (io.out.fd.open()) set_nonblocking(io.out.fd.get());
+    set_nonblocking(io.err.fd.get());
     while (true) {
         if (has_exited(pid, false)) {
             end = SteadyClock::now();
-            break;
+            return false;
         }
         SteadyClock::time_point now = SteadyClock::now();
         if (deadline && now >= *deadline) {
             kill(-pid, SIGKILL);
-            timed_out = true;
             has_exited(pid, true);
             end = SteadyClock::now();
-            break;
+            return true;
         }
         pollfd fds[4];
         nfds_t count = 0;
         auto watch = [&](int fd, short events) { fds[count++] = pollfd{fd, events, 0}; };
-        if (out.fd.open()) watch(out.fd.get(), POLLIN);
-        if (err.fd.open()) watch(err.fd.get(), POLLIN);
-        if (feed.fd.open()) watch(feed.fd.get(), POLLOUT);
+        if (io.out.fd.open()) watch(io.out.fd.get(), POLLIN);
+        if (io.err.fd.open()) watch(io.err.fd.get(), POLLIN);
+        if (io.feed.fd.open()) watch(io.feed.fd.get(), POLLOUT);
         if (pidfd.open()) watch(pidfd.get(), POLLIN);
         int timeout_ms = pidfd.open() ? -1 : 10;
         if (deadline) {
@@ -204,11 +187,15 @@ ProcessResult run_process(const ProcessSpec& spec) {
             int left = static_cast<int>(std::min(std::ceil(left_ms), 1e9));
             timeout_ms = timeout_ms < 0 ? left : std::min(timeout_ms, left);
         }
-        if (poll(fds, count, timeout_ms) < 0 && errno != EINTR) break;
-        out.drain();
-        err.drain();
-        if (feed.fd.open()) feed.write_some();
+        if (poll(fds, count, timeout_ms) < 0 && errno != EINTR) return false;
+        io.out.drain();
+        io.err.drain();
+        if (io.feed.fd.open()) io.feed.write_some();
     }
+}
+
+// Kills what is left of the group, reaps the child with its resource usage and fills how it ended.
+void reap_child(pid_t pid, bool timed_out, ProcessResult& result) {
     kill(-pid, SIGKILL);
     unregister_group(pid);
     int status = 0;
@@ -217,13 +204,9 @@ ProcessResult run_process(const ProcessSpec& spec) {
     do {
         reaped = wait4(pid, &status, 0, &usage);
     } while (reaped < 0 && errno == EINTR);
+    if (reaped < 0) result.error = std::string("cannot wait for the child: ") + std::strerror(errno);
     result.user_s = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
     result.system_s = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
-    if (reaped < 0) result.error = std::string("cannot wait for the child: ") + std::strerror(errno);
-    if (end == SteadyClock::time_point{}) end = SteadyClock::now();
-    out.drain();
-    err.drain();
-    result.wall_s = std::chrono::duration<double>(end - start).count();
     if (timed_out) {
         result.outcome = ProcessOutcome::TimedOut;
         result.signal = SIGKILL;
@@ -234,6 +217,50 @@ ProcessResult run_process(const ProcessSpec& spec) {
         result.outcome = ProcessOutcome::Exited;
         result.exit_code = reaped < 0 ? -1 : WEXITSTATUS(status);
     }
+}
+
+}  // namespace
+
+ProcessResult run_process(const ProcessSpec& spec) {
+    if (spec.argv.empty() || spec.argv[0].empty()) return spawn_failure("empty command");
+    detail::LaunchPlan plan;
+    plan.argv = spec.argv;
+    plan.envp = detail::merged_environment(spec.env);
+    plan.cwd = spec.cwd.string();
+    plan.memory_limit_bytes = spec.memory_limit_bytes;
+    if (std::string error = resolve_program(spec, plan); !error.empty()) return spawn_failure(error);
+    ProcessResult result;
+    ChildStreams io;
+    if (std::string error = open_streams(spec, io, result); !error.empty()) return spawn_failure(error);
+    plan.stdin_fd = io.child_stdin.get();
+    plan.stdout_fd = io.child_stdout.get();
+    plan.stderr_fd = io.child_stderr.get();
+
+    SigpipeBlock sigpipe_block;
+    SteadyClock::time_point start = SteadyClock::now();
+    detail::Launched launched = detail::launch_child(plan, register_group);
+    io.child_stdin.reset();
+    io.child_stdout.reset();
+    io.child_stderr.reset();
+    if (launched.pid < 0) return spawn_failure(launched.error);
+    pid_t pid = launched.pid;
+    if (!launched.error.empty()) {
+        unregister_group(pid);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return spawn_failure(launched.error);
+    }
+    std::optional<SteadyClock::time_point> deadline;
+    if (spec.timeout_s > 0)
+        deadline = start + std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(spec.timeout_s));
+    SteadyClock::time_point end;
+    bool timed_out = watch_child(pid, io, deadline, end);
+    reap_child(pid, timed_out, result);
+    if (end == SteadyClock::time_point{}) end = SteadyClock::now();
+    io.out.drain();
+    io.err.drain();
+    result.wall_s = std::chrono::duration<double>(end - start).count();
     return result;
 }
 

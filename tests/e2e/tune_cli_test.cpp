@@ -51,6 +51,25 @@ TEST(TuneCli, FullSearchFindsTheBestCombination) {
     EXPECT_EQ(s.at("counts").at("total"), 8);  // 8 routes, the all-default one being the default
 }
 
+TEST(TuneCli, MinimizeKeepsOnlyTheChangesThatPayAndReconfirms) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--search", "full", "--minimize", "--routes",
+                                 "-O=[2|3] -funroll-loops=[on|off] -fgcse=[on|off] -fipa-pta=[on|off]"},
+                                specs));
+    ASSERT_EQ(s.at("outcome"), "improved");
+    EXPECT_EQ(s.at("winner").at("route").get<std::string>().find("-O=3"), 0u);
+    ASSERT_FALSE(s.at("minimal").is_null()) << s.dump();
+    EXPECT_EQ(s.at("minimal").at("route"), "-O=3 -funroll-loops=on");  // -fgcse, -fipa-pta: no effect
+    EXPECT_NEAR(s.at("minimal").at("speedup").get<double>(), 1.0 / (0.8 * 0.9), 0.03);
+    EXPECT_GE(s.at("minimal").at("speedup_ci95").at(0).get<double>(), 1.02);
+}
+
+TEST(TuneCli, WithoutMinimizeThereIsNoMinimalRoute) {
+    fs::path specs = scratch_specs();
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json"}, specs));
+    EXPECT_TRUE(s.at("minimal").is_null());
+}
+
 TEST(TuneCli, MixedCombinesOnlyConfidentWinnersOfPhaseOne) {
     fs::path specs = scratch_specs();
     json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--search", "mixed"}, specs));
@@ -102,8 +121,12 @@ TEST(TuneCli, FullSearchLargerThanMaxRoutesIsRefusedWithExit2) {
 
 TEST(TuneCli, MaxRoutesBoundsTheCandidatesEvaluated) {
     fs::path specs = scratch_specs();
-    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json", "--max-routes", "3"}, specs));
-    EXPECT_EQ(s.at("counts").at("total"), 4);  // the default and three candidates
+    CliResult r = run_cli({"tune", "fake_timed.toml", "--json", "--max-routes", "3"}, specs);
+    json s = summary_of(r);
+    EXPECT_EQ(s.at("counts").at("total"), 3);  // the default and two candidates
+    EXPECT_EQ(s.at("candidates_total"), 3);
+    EXPECT_NE(r.err.find("[3/3 100%]"), std::string::npos) << "the progress total agrees: " << r.err;
+    EXPECT_EQ(r.err.find("/4"), std::string::npos) << r.err;
 }
 
 TEST(TuneCli, OutputWritesTheWinnerWithAManifestThatInspectChecks) {

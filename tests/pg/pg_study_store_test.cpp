@@ -27,15 +27,16 @@ TEST(PgStudyStore, EveryFieldRoundTripsAndSurvivesReopen) {
         store->mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:00:00Z");
         evaluation.id = store->record(evaluation);
         StudyOutcome outcome;
-        outcome.outcome = "improved";
+        outcome.outcome = Outcome::Improved;
         outcome.winner = evaluation.route;
         outcome.speedup = 1.5;
         outcome.recorded_at = "2026-11-29T23:10:00Z";
         store->record_outcome(outcome);
         StudyConfirmation confirmation;
         confirmation.rounds = 4;
-        confirmation.routes.push_back(ConfirmedRoute{Route{}, true, {{0.2, 0.21}, 0.205, 0.2, 0.21}, 1, 1, 1});
-        confirmation.routes.push_back(ConfirmedRoute{evaluation.route, false, {{0.1}, 0.1, 0.1, 0.1}, 2, 1.9, 2.1});
+        confirmation.baseline = Confirmation{Route{}, {}, {{0.2, 0.21}, 0.205, 0.2, 0.21}, 1, 1, 1};
+        confirmation.candidates.push_back(Confirmation{evaluation.route, {}, {{0.1}, 0.1, 0.1, 0.1}, 2, 1.9, 2.1});
+        store->write_note("metric", "rel_l2");
         store->record_confirmation(confirmation);
     }
     std::unique_ptr<StudyStore> store = StudyStore::open_read_only(url);  // the only study
@@ -53,9 +54,11 @@ TEST(PgStudyStore, EveryFieldRoundTripsAndSurvivesReopen) {
     auto confirmation = store->read_confirmation();
     ASSERT_TRUE(confirmation.has_value());
     EXPECT_EQ(confirmation->rounds, 4);
-    ASSERT_EQ(confirmation->routes.size(), 2u);
-    EXPECT_TRUE(confirmation->routes[0].is_default);
-    EXPECT_EQ(confirmation->routes[1].speedup_ci_high, 2.1);
+    ASSERT_TRUE(confirmation->baseline.has_value());
+    ASSERT_EQ(confirmation->candidates.size(), 1u);
+    EXPECT_EQ(confirmation->candidates[0].ci_high, 2.1);
+    EXPECT_EQ(confirmation->candidates[0].default_timing.median_s, 0.205);
+    EXPECT_EQ(store->read_note("metric"), "rel_l2");
 }
 
 TEST(PgStudyStore, OneDatabaseHoldsSeveralStudiesByName) {

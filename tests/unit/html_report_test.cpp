@@ -22,27 +22,52 @@ TEST(HtmlReport, EscapesEveryCharacterThatMatters) {
     EXPECT_EQ(escape_html("plain -O=3"), "plain -O=3");
 }
 
-TEST(HtmlReport, StudyTextNeverBecomesMarkup) {
-    std::string page = html_report(hostile_summary(), "rel_l2");
-    EXPECT_EQ(page.find("<script"), std::string::npos) << page;
-    EXPECT_EQ(page.find("<img"), std::string::npos) << page;
-    EXPECT_NE(page.find("<td>error: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;</td>"),
-              std::string::npos)
-        << page;
-    EXPECT_NE(page.find("<title>routetune study: &lt;script&gt;alert(&#39;study&#39;)&lt;/script&gt;</title>"),
-              std::string::npos)
-        << page;
-    EXPECT_NE(page.find("<td>/tmp/&lt;img src=x onerror=alert(2)&gt;</td>"), std::string::npos) << page;
-    EXPECT_NE(page.find("<td>-k=[a|b] &amp;&amp; &quot;x&quot;</td>"), std::string::npos) << page;
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
 }
 
-TEST(HtmlReport, SelfContainedPageWithTheRowsInOrder) {
+TEST(HtmlReport, StudyTextNeverBecomesMarkup) {
+    std::string page = html_report(hostile_summary(), "rel_l2");
+    EXPECT_EQ(count(page, "<script"), 4u) << "the page's own scripts only";
+    EXPECT_EQ(page.find("<script>alert('study')"), std::string::npos);
+    EXPECT_EQ(page.find("<img"), std::string::npos);
+    EXPECT_EQ(page.find("<script>alert(1)"), std::string::npos);
+    EXPECT_NE(page.find("<td>error: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;</td>"),
+              std::string::npos);
+    EXPECT_NE(page.find("<title>routetune study: &lt;script&gt;alert(&#39;study&#39;)&lt;/script&gt;</title>"),
+              std::string::npos);
+    EXPECT_NE(page.find("<td>/tmp/&lt;img src=x onerror=alert(2)&gt;</td>"), std::string::npos);
+    EXPECT_NE(page.find("<td>-k=[a|b] &amp;&amp; &quot;x&quot;</td>"), std::string::npos);
+    auto data = page.find("<script type=\"application/json\" id=\"study-data\">");
+    ASSERT_NE(data, std::string::npos);
+    std::string json = page.substr(data, page.find("</script>", data) - data);
+    EXPECT_NE(json.find("\\u003cscript>alert('study')\\u003c/script>"), std::string::npos) << json;
+}
+
+TEST(HtmlReport, SelfContainedPageThatFetchesNothing) {
     std::string page = html_report(testing::sample_summary(), "rel_l2");
     EXPECT_EQ(page.substr(0, 16), "<!DOCTYPE html>\n");
     EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
     EXPECT_EQ(page.find("src="), std::string::npos);
     EXPECT_EQ(page.find("href="), std::string::npos);
-    EXPECT_NE(page.find("<style>"), std::string::npos);
+    EXPECT_NE(page.find("content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'\""),
+              std::string::npos);
+    EXPECT_NE(page.find("Chart.js v3"), std::string::npos) << "Chart.js is inlined";
+    EXPECT_EQ(page.find("connect-src"), std::string::npos);
+    HtmlOptions live;
+    live.live_poll_s = 2;
+    std::string served = html_report({{testing::sample_summary(), "rel_l2"}}, live);
+    EXPECT_NE(served.find("; connect-src 'self'\""), std::string::npos);
+    EXPECT_NE(served.find("\"live\":2"), std::string::npos);
+}
+
+TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
+    std::string page = html_report(testing::sample_summary(), "rel_l2");
+    for (const char* kind : {"progress", "routes", "samples", "failures", "effects", "confirmation"})
+        EXPECT_EQ(count(page, std::string("data-chart=\"") + kind + "\""), 1u) << kind;
+    EXPECT_EQ(page.find("data-chart=\"compare-progress\""), std::string::npos);
     const std::string first =
         "<tr class=\"ok\"><td class=\"num\">1</td><td class=\"route\">-O=3</td><td>ok</td>"
         "<td class=\"num\">16.000</td><td class=\"num\">1.25×</td><td class=\"num\">1e-09</td><td></td></tr>\n";
@@ -52,13 +77,39 @@ TEST(HtmlReport, SelfContainedPageWithTheRowsInOrder) {
         "<td>gcc: error: bad value for -march</td></tr>\n";
     auto first_at = page.find(first);
     auto failed_at = page.find(failed);
-    ASSERT_NE(first_at, std::string::npos) << page;
-    ASSERT_NE(failed_at, std::string::npos) << page;
+    ASSERT_NE(first_at, std::string::npos);
+    ASSERT_NE(failed_at, std::string::npos);
     EXPECT_LT(first_at, failed_at);
     EXPECT_NE(page.find("<th>loss (rel_l2)</th>"), std::string::npos);
     EXPECT_NE(page.find("<tr><td>run_timeout</td><td class=\"num\">0</td></tr>\n"), std::string::npos);
     EXPECT_NE(page.find("<tr><th>total</th><td class=\"num\">6</td></tr>\n"), std::string::npos);
-    EXPECT_NE(page.find("<p>Artifacts kept: 4096 bytes.</p>"), std::string::npos);
+    EXPECT_NE(page.find("<tr><th>artifacts kept</th><td>4.0 KiB</td></tr>"), std::string::npos);
+    EXPECT_NE(page.find("<td class=\"num\">1.25× [1.20×, 1.30×]</td>"), std::string::npos) << "confirmation";
+    EXPECT_NE(page.find("<tr><th>compiler</th><td>gcc 12.2.0</td></tr>"), std::string::npos) << "fingerprint";
+}
+
+TEST(HtmlReport, SeveralStudiesAreComparedFirst) {
+    StudySummary other = testing::sample_summary();
+    other.study = "matmul-random";
+    other.search = "random";
+    other.winner.reset();
+    other.outcome = Outcome::DefaultStays;
+    std::string page = html_report({{testing::sample_summary(), "rel_l2"}, {other, "rel_l2"}});
+    EXPECT_EQ(count(page, "data-chart=\"compare-progress\""), 1u);
+    EXPECT_EQ(count(page, "data-chart=\"progress\""), 2u);
+    EXPECT_EQ(count(page, "data-study=\"1\""), 6u);
+    EXPECT_LT(page.find("id=\"comparison\""), page.find("id=\"study-0\""));
+    EXPECT_NE(page.find("<td>matmul-random</td><td>random</td>"), std::string::npos);
+    EXPECT_NE(page.find("<td>default-stays</td><td class=\"route\">none</td><td class=\"num\">-</td>"),
+              std::string::npos);
+}
+
+TEST(HtmlReport, StateChangesWhenAnEvaluationLands) {
+    StudySummary s = testing::sample_summary();
+    std::string before = study_state({{s, ""}});
+    s.evaluations.back().status = Status::Ok;
+    EXPECT_NE(study_state({{s, ""}}), before);
+    EXPECT_EQ(study_state({{s, ""}}), study_state({{s, "other metric"}}));
 }
 
 }  // namespace

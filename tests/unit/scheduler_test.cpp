@@ -114,6 +114,8 @@ constexpr const char* kSixCandidates = "-a=[0|1|2|3] -b=[on|off]";  // fast: def
 
 TEST_F(SchedulerHarness, ProcessTimingBuildsInParallelAndNeverMeasuresBesideABuild) {
     start(kSixCandidates, SchedulerOptions{3, 1, false}, routes_budget(100));
+    bench.runner.routes["-a=2"].build_s = 3;  // the others of its batch are built (and could be measured) first
+    bench.runner.routes["-b=on"].build_s = 2;
     ASSERT_TRUE(run_study());
     EXPECT_EQ(committed_routes(), (std::set<std::string>{"", "-a=1", "-a=2", "-a=3", "-b=on"}));
     std::vector<Interval> builds = of_kind(true);
@@ -180,10 +182,27 @@ TEST_F(SchedulerHarness, LanesMeasureSideBySideEachOnItsOwnGpu) {
 }
 
 TEST_F(SchedulerHarness, MaxRoutesStopsProposalsCountingWhatIsInFlight) {
-    start(kSixCandidates, SchedulerOptions{4, 1, false}, routes_budget(2));
+    start(kSixCandidates, SchedulerOptions{4, 1, false}, routes_budget(3));
     ASSERT_TRUE(run_study());
-    EXPECT_EQ(of_kind(true).size(), 3u) << "the default and two candidates were built";
+    EXPECT_EQ(of_kind(true).size(), 3u) << "--max-routes 3: the default and two candidates were built";
     EXPECT_EQ(ledger->candidates_done(), 2u);
+}
+
+TEST_F(SchedulerHarness, MaxRoutesCountsBuildsInFlightWhileMeasuring) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{4, 1, true}, routes_budget(3));
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(of_kind(true).size(), 3u) << "builds running ahead during a measurement count against --max-routes";
+}
+
+TEST(StudyBudget, TheSpecsLimitsWithZeroTimeMeaningNone) {
+    Budget both = study_budget(7, 30);
+    EXPECT_EQ(both.max_routes, std::optional<std::size_t>(7));
+    EXPECT_EQ(both.time_limit_s, std::optional<double>(30));
+    EXPECT_FALSE(study_budget(7, 0).time_limit_s);
+    EXPECT_EQ(study_budget(7, 0).next_batch(10, 5, 1e9), 2u);
+    EXPECT_EQ(both.next_batch(10, 5, 30), 0u) << "spent at the time limit";
 }
 
 TEST_F(SchedulerHarness, TimeLimitStopsProposalsButFinishesWhatStarted) {
@@ -251,14 +270,14 @@ TEST_F(SchedulerHarness, AResumedStudyRunsOnlyWhatIsMissingAndCountsWhatWasDone)
         earlier->record(one);
         earlier->mark_pending(Route::parse("-a=2"), "fast", "2026-12-01T00:00:00Z");  // in flight at the kill
     }
-    start(kSixCandidates, SchedulerOptions{2, 1, false}, routes_budget(3));
+    start(kSixCandidates, SchedulerOptions{2, 1, false}, routes_budget(4));
     ASSERT_TRUE(run_study());
     std::set<std::string> built;
     for (const auto& b : of_kind(true)) built.insert(b.route);
     EXPECT_EQ(built.count(""), 0u) << "the default is not evaluated again";
     EXPECT_EQ(built.count("-a=1"), 0u) << "a finished candidate is not evaluated again";
     EXPECT_EQ(built.count("-a=2"), 1u) << "a pending one is";
-    EXPECT_EQ(built.size(), 2u) << "--max-routes 3 counts the candidate finished before";
+    EXPECT_EQ(built.size(), 2u) << "--max-routes 4 counts the default and the candidate finished before";
     EXPECT_EQ(ledger->candidates_done(), 3u);
 }
 

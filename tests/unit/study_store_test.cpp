@@ -54,7 +54,7 @@ TEST_F(StudyStoreTest, EveryFieldRoundTripsAndSurvivesReopen) {
         expect_same(evaluation, all[0]);
     }
     std::unique_ptr<StudyStore> store = StudyStore::open(path_);
-    EXPECT_EQ(store->opened_schema_version(), 1);
+    EXPECT_EQ(store->opened_schema_version(), current_store_schema_version());
     EXPECT_EQ(store->read_header(), sample_header());
     auto found = store->find(evaluation.route.hash());
     ASSERT_TRUE(found.has_value());
@@ -125,28 +125,30 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     StudyConfirmation confirmation;
     confirmation.rounds = 5;
     confirmation.recorded_at = "2026-11-29T23:20:00Z";
-    confirmation.routes.push_back({Route(), true, {{1.0, 1.1}, 1.05, 1.0, 1.1}, 1, 1, 1});
-    confirmation.routes.push_back({Route::parse("-O=3"), false, {{0.5, 0.6}, 0.55, 0.5, 0.6}, 1.9, 1.7, 2.1});
+    TimingSummary default_timing{{1.0, 1.1}, 1.05, 1.0, 1.1};
+    confirmation.baseline = Confirmation{Route(), default_timing, default_timing, 1, 1, 1};
+    confirmation.candidates.push_back({Route::parse("-O=3"), default_timing, {{0.5, 0.6}, 0.55, 0.5, 0.6}, 1.9, 1.7, 2.1});
     store->record_confirmation(confirmation);
-    confirmation.routes.pop_back();
-    confirmation.routes.push_back({Route::parse("-O=2"), false, {{0.7}, 0.7, 0.7, 0.7}, 1.5, 1.4, 1.6});
+    confirmation.candidates.pop_back();
+    confirmation.candidates.push_back({Route::parse("-O=2"), default_timing, {{0.7}, 0.7, 0.7, 0.7}, 1.5, 1.4, 1.6});
     store->record_confirmation(confirmation);
     auto read = store->read_confirmation();
     ASSERT_TRUE(read.has_value());
     EXPECT_EQ(read->rounds, 5);
     EXPECT_EQ(read->recorded_at, "2026-11-29T23:20:00Z");
-    ASSERT_EQ(read->routes.size(), 2u);
-    EXPECT_TRUE(read->routes[0].route.empty());
-    EXPECT_TRUE(read->routes[0].is_default);
-    EXPECT_EQ(read->routes[1].route.to_string(), "-O=2");
-    EXPECT_FALSE(read->routes[1].is_default);
-    expect_same_timing(confirmation.routes[1].timing, read->routes[1].timing);
-    EXPECT_EQ(read->routes[1].speedup, 1.5);
-    EXPECT_EQ(read->routes[1].speedup_ci_low, 1.4);
-    EXPECT_EQ(read->routes[1].speedup_ci_high, 1.6);
+    ASSERT_TRUE(read->baseline.has_value());
+    EXPECT_TRUE(read->baseline->route.empty());
+    expect_same_timing(default_timing, read->baseline->timing);
+    ASSERT_EQ(read->candidates.size(), 1u);
+    EXPECT_EQ(read->candidates[0].route.to_string(), "-O=2");
+    expect_same_timing(confirmation.candidates[0].timing, read->candidates[0].timing);
+    expect_same_timing(default_timing, read->candidates[0].default_timing);
+    EXPECT_EQ(read->candidates[0].speedup, 1.5);
+    EXPECT_EQ(read->candidates[0].ci_low, 1.4);
+    EXPECT_EQ(read->candidates[0].ci_high, 1.6);
 
     StudyOutcome outcome;
-    outcome.outcome = "improved";
+    outcome.outcome = Outcome::Improved;
     outcome.winner = Route::parse("-O=2");
     outcome.speedup = 1.5;
     outcome.speedup_ci_low = 1.4;
@@ -155,10 +157,14 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     outcome.artifact_sha256 = std::string(64, 'b');
     outcome.message = "confirmed";
     outcome.recorded_at = "2026-11-29T23:21:00Z";
+    outcome.minimal_route = Route::parse("-O=2 -fx=on");
+    outcome.minimal_speedup = 1.45;
+    outcome.minimal_ci_low = 1.35;
+    outcome.minimal_ci_high = 1.55;
     store->record_outcome(outcome);
     auto stored = store->read_outcome();
     ASSERT_TRUE(stored.has_value());
-    EXPECT_EQ(stored->outcome, "improved");
+    EXPECT_EQ(stored->outcome, Outcome::Improved);
     EXPECT_EQ(stored->winner, outcome.winner);
     EXPECT_EQ(stored->speedup, 1.5);
     EXPECT_EQ(stored->speedup_ci_low, 1.4);
@@ -167,13 +173,18 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     EXPECT_EQ(stored->artifact_sha256, outcome.artifact_sha256);
     EXPECT_EQ(stored->message, "confirmed");
     EXPECT_EQ(stored->recorded_at, "2026-11-29T23:21:00Z");
+    EXPECT_EQ(stored->minimal_route, outcome.minimal_route);
+    EXPECT_EQ(stored->minimal_speedup, 1.45);
+    EXPECT_EQ(stored->minimal_ci_low, 1.35);
+    EXPECT_EQ(stored->minimal_ci_high, 1.55);
 
     outcome = StudyOutcome{};
-    outcome.outcome = "default-stays";
+    outcome.outcome = Outcome::DefaultStays;
     store->record_outcome(outcome);
     stored = store->read_outcome();
-    EXPECT_EQ(stored->outcome, "default-stays");
+    EXPECT_EQ(stored->outcome, Outcome::DefaultStays);
     EXPECT_FALSE(stored->winner.has_value());
+    EXPECT_FALSE(stored->minimal_route.has_value());
     EXPECT_FALSE(stored->recorded_at.empty());
 }
 
@@ -200,8 +211,41 @@ TEST_F(StudyStoreTest, NewerSchemaIsRefused) {
     StudyStore::open(path_)->record(sample_evaluation("-O=1"));
     set_schema_version(path_, "99");
     EXPECT_EQ(open_error(path_), path_.string() + ": study store schema version 99 is newer than this routetune "
-                                                  "understands (1); use a newer routetune");
+                                                  "understands (2); use a newer routetune");
     EXPECT_NE(open_error(path_, true).find("schema version 99 is newer"), std::string::npos);
+}
+
+TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+        StudyOutcome outcome;
+        outcome.outcome = Outcome::Improved;
+        outcome.winner = Route::parse("-O=3");
+        outcome.minimal_route = Route::parse("-O=3");
+        store->record_outcome(outcome);
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    for (const char* column : {"minimal_route", "minimal_speedup", "minimal_ci_low", "minimal_ci_high"})
+        EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE outcome DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+    sqlite3_close(db);
+    set_schema_version(path_, "1");
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open_read_only(path_);
+        EXPECT_EQ(store->opened_schema_version(), 1);
+        auto outcome = store->read_outcome();
+        ASSERT_TRUE(outcome.has_value());
+        EXPECT_EQ(outcome->winner, Route::parse("-O=3"));
+        EXPECT_FALSE(outcome->minimal_route.has_value());
+    }
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    EXPECT_EQ(store->opened_schema_version(), 1);
+    StudyOutcome outcome = *store->read_outcome();
+    outcome.minimal_route = Route::parse("-O=2");
+    store->record_outcome(outcome);
+    EXPECT_EQ(store->read_outcome()->minimal_route, Route::parse("-O=2"));
+    EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), 2);
 }
 
 TEST_F(StudyStoreTest, ForeignFilesAreRefused) {

@@ -30,7 +30,8 @@ const char* const kExpected = R"({
     {"route": "-O=3", "phase": "fast", "status": "ok", "time": 0.016, "time_ci95": [0.0155, 0.0165],
      "build_s": 0.75, "loss": {"typical": 1e-09}, "message": ""},
     {"route": "-ffast-math=on", "phase": "fast", "status": "inaccurate", "time": null,
-     "time_ci95": null, "build_s": 0.25, "loss": {"typical": "Infinity", "edge": "NaN"},
+     "time_ci95": null, "build_s": 0.25, "loss": {"typical": null, "edge": null},
+     "loss_nonfinite": {"typical": "inf", "edge": "nan"},
      "message": "case edge: loss nan over threshold 1e-06"},
     {"route": "-march=native", "phase": "fast", "status": "build_failed", "time": null,
      "time_ci95": null, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
@@ -41,7 +42,8 @@ const char* const kExpected = R"({
     {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3], "time": 0.016,
      "time_ci95": [0.0158, 0.0162], "default_time": 0.02, "default_time_ci95": [0.0195, 0.0205]}
   ],
-  "artifact_bytes": 4096, "wall_s": 12.5, "candidates_total": 8
+  "artifact_bytes": 4096, "wall_s": 12.5, "candidates_total": 8,
+  "notes": ["a loss is null when it was not a finite number (NaN or infinite, which always fails the accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf"]
 })";
 
 TEST(SummaryJson, MatchesTheDesignLayoutExactly) {
@@ -87,7 +89,7 @@ TEST(SummaryJson, NoDefaultAndNoWinnerAreNull) {
     EXPECT_EQ(json["metric"], "");
 }
 
-TEST(SummaryJson, NonFiniteLossesAreStringsAndOtherNumbersNull) {
+TEST(SummaryJson, NonFiniteNumbersAreNullAndLossesSayWhich) {
     StudySummary s;
     s.study = "x";
     Evaluation e;
@@ -98,12 +100,26 @@ TEST(SummaryJson, NonFiniteLossesAreStringsAndOtherNumbersNull) {
     s.evaluations = {e};
     s.wall_s = INFINITY;
     Json json = summary_to_json(s);
-    EXPECT_EQ(json["evaluations"][0]["loss"], Json::parse(R"({"a": "-Infinity", "b": "NaN", "c": 0.5})"));
+    EXPECT_EQ(json["evaluations"][0]["loss"], Json::parse(R"({"a": null, "b": null, "c": 0.5})"));
+    EXPECT_EQ(json["evaluations"][0]["loss_nonfinite"], Json::parse(R"({"a": "-inf", "b": "nan"})"));
     EXPECT_TRUE(json["evaluations"][0]["build_s"].is_null());
     EXPECT_TRUE(json["wall_s"].is_null());
     std::string text = json.dump();
-    EXPECT_EQ(text.find("nan"), std::string::npos);
-    EXPECT_EQ(text.find("inf"), std::string::npos);
+    EXPECT_EQ(text.find("Infinity"), std::string::npos);
+    EXPECT_EQ(text.find("NaN\""), std::string::npos);
+    EXPECT_NE(json["notes"][0].get<std::string>().find("null"), std::string::npos);
+    StudySummary back = summary_from_json(json);
+    EXPECT_TRUE(std::isinf(back.evaluations[0].cases[0].loss) && back.evaluations[0].cases[0].loss < 0);
+    EXPECT_TRUE(std::isnan(back.evaluations[0].cases[1].loss));
+}
+
+TEST(SummaryJson, OlderSummariesWithLossStringsStillRead) {
+    Json json = summary_to_json(testing::sample_summary());
+    json["evaluations"][3].erase("loss_nonfinite");
+    json["evaluations"][3]["loss"] = Json::parse(R"({"typical": "Infinity", "edge": "NaN"})");
+    StudySummary back = summary_from_json(json);
+    EXPECT_TRUE(std::isinf(back.evaluations[3].cases[0].loss));
+    EXPECT_TRUE(std::isnan(back.evaluations[3].cases[1].loss));
 }
 
 TEST(SummaryJson, RoundTripReproducesTheJson) {

@@ -35,7 +35,7 @@ TEST(TableReport, ExactTextForTheSampleStudy) {
         "6  -O=2               pending               -           -              -\n"
         "\n"
         "counts     ok 3, inaccurate 1, build_failed 1, pending 1, total 6\n"
-        "artifacts  4096 bytes kept\n";
+        "artifacts  4.0 KiB kept\n";
     EXPECT_EQ(table_report(testing::sample_summary(), options), expected);
     EXPECT_EQ(render_summary(testing::sample_summary(), "table", "rel_l2"), expected);
 }
@@ -63,7 +63,7 @@ TEST(TableReport, LongRoutesAreCutWithAnEllipsis) {
         "1  -O=3 -funro…  run_timeout          -           -     -  case typical: ran past 10 s\n"
         "\n"
         "counts     run_timeout 1, total 1\n"
-        "artifacts  0 bytes kept\n";
+        "artifacts  0 B kept\n";
     EXPECT_EQ(table_report(s, options), expected);
 }
 
@@ -84,6 +84,23 @@ TEST(TableReport, DisplayWidthCountsCodePoints) {
     EXPECT_EQ(truncate_display("abcdef", 4), "abc…");
     EXPECT_EQ(truncate_display("a×c×ef", 4), "a×c…");
     EXPECT_EQ(truncate_display("abc", 0), "");
+}
+
+TEST(ReportRows, ImportedRoutesAreShownAsTheirDifferenceFromTheDefault) {
+    Route reference = Route::parse("-a=1 -b=on -c=x");
+    EXPECT_EQ(route_against(Route::parse("-a=1 -b=off -c=x"), reference), "-b=off");
+    EXPECT_EQ(route_against(Route::parse("-a=2 -c=x -d=5"), reference), "-a=2 -d=5 -b=(unset)");
+    EXPECT_EQ(route_against(reference, reference), "(default)");
+    EXPECT_EQ(route_against(Route::parse("-a=2"), Route()), "-a=2");
+    StudySummary s = testing::sample_summary();
+    for (auto& e : s.evaluations) e.route.set("-tactic", "7");
+    s.default_evaluation->route.set("-tactic", "7");
+    auto rows = report_rows(s);
+    EXPECT_EQ(rows[0].route, "-O=3");
+    EXPECT_EQ(rows[1].route, "(default)");
+    bool said = false;
+    for (const auto& field : report_header(s)) said |= field.label == "routes" && field.value.find("-tactic=7") != std::string::npos;
+    EXPECT_TRUE(said);
 }
 
 TEST(ReportRows, OkSortedByTimeThenFailuresByStatus) {
@@ -111,7 +128,7 @@ TEST(MarkdownReport, EscapesAndTabulates) {
     EXPECT_NE(text.find("| run\\_crashed | 0 |\n| run\\_timeout | 0 |\n| abandoned | 0 |\n| pending | 1 |\n| total | 6 |\n"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("Artifacts kept: 4096 bytes.\n"), std::string::npos);
+    EXPECT_NE(text.find("Artifacts kept: 4.0 KiB.\n"), std::string::npos);
 }
 
 TEST(Render, UnknownFormatListsTheValidOnes) {

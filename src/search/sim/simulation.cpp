@@ -63,6 +63,7 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
             for (const Route& route : routes)
                 if (run.best_speedup.size() < options.budget) evaluate(route);
         }
+        run.history = std::move(history.observations);
         double last = run.best_speedup.empty() ? 1.0 : run.best_speedup.back();
         for (std::size_t k = 0; k < options.budget; ++k)
             report.mean_fraction[k] += (k < run.best_speedup.size() ? run.best_speedup[k] : last) / best_known_speedup;

@@ -33,6 +33,7 @@ struct SimulationRun {
     std::vector<double> best_speedup;             ///< after build k+1: reference / best Ok median
     std::optional<std::size_t> builds_to_target;  ///< first build count reaching the target
     bool strategy_finished = false;               ///< the strategy ran out before the budget
+    std::vector<Observation> history;             ///< every evaluation, in order (build one first)
 };
 
 /// All runs of one strategy.

@@ -81,13 +81,20 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
     auto pair = [&](const auto& draw, double log_effect) {
         auto a = draw(), b = draw();
         for (int tries = 0; tries < 100 && b.first == a.first; ++tries) b = draw();
-        return Rule{a.first, a.second, b.first, b.second, log_effect};
+        return Rule{{a, b}, log_effect};
     };
     auto any = [&]() { return pick(); };
     auto main_effect = [&]() { return mattering.empty() ? pick() : mattering[rng.below(mattering.size())]; };
     for (std::size_t i = 0; i < options.pairs; ++i)
         interactions_.push_back(pair(main_effect, (rng.below(2) == 0 ? -1.0 : 1.0) * (0.03 + 0.09 * rng.unit())));
     for (std::size_t i = 0; i < options.failing_pairs; ++i) failing_pairs_.push_back(pair(any, 0));
+    add_wide_features(rng, values);
+}
+
+bool SyntheticLandscape::applies(const Rule& rule, const Route& route) const {
+    for (const auto& [knob, value] : rule.members)
+        if (route.get(knob) != value) return false;
+    return true;
 }
 
 double SyntheticLandscape::true_time(const Route& route) const {
@@ -98,13 +105,10 @@ double SyntheticLandscape::true_time(const Route& route) const {
         auto it = effect_.find(key);
         if (it != effect_.end()) log_time += it->second;
     }
-    auto both = [&](const Rule& rule) {
-        return route.get(rule.knob_a) == rule.value_a && route.get(rule.knob_b) == rule.value_b;
-    };
     for (const Rule& rule : failing_pairs_)
-        if (both(rule)) return std::numeric_limits<double>::infinity();
+        if (applies(rule, route)) return std::numeric_limits<double>::infinity();
     for (const Rule& rule : interactions_)
-        if (both(rule)) log_time += rule.log_effect;
+        if (applies(rule, route)) log_time += rule.log_effect;
     return std::exp(log_time);
 }
 
@@ -119,7 +123,7 @@ Observation SyntheticLandscape::evaluate(const Route& route) const {
         }
     }
     for (const Rule& rule : failing_pairs_)
-        if (route.get(rule.knob_a) == rule.value_a && route.get(rule.knob_b) == rule.value_b) {
+        if (applies(rule, route)) {
             obs.status = Status::RunCrashed;
             return obs;
         }
@@ -171,8 +175,7 @@ Route SyntheticLandscape::best_route() const {
                     }
             for (const Rule& rule : interactions_) {
                 Route route = space.route(point);
-                route.set(rule.knob_a, rule.value_a);
-                route.set(rule.knob_b, rule.value_b);
+                for (const auto& [knob, value] : rule.members) route.set(knob, value);
                 if (auto next = space.point(route)) consider(*next);
             }
         }

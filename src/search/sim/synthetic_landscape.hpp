@@ -10,6 +10,7 @@
 
 #include "routetune/expression.hpp"
 #include "routetune/strategy.hpp"
+#include "search/search_rng.hpp"
 
 namespace routetune {
 
@@ -27,6 +28,16 @@ struct LandscapeOptions {
     double small_effect_sd = 0.003;  ///< its log effect ~ N(0, sd)
     double noise_sd = 0.01;          ///< log noise of a measured median
     double base_time_s = 1.0;        ///< the default route's true time
+    std::size_t small_gains = 0;     ///< values that speed the workload up by 2-5%
+    std::size_t int_knobs = 0;       ///< ordered int knobs -pNNN of 10 values, best far from the default
+    std::size_t synergy_pairs = 0;   ///< pairs of values that do nothing alone and gain 3-6% together
+    std::size_t synergy_triples = 0; ///< triples of values that do nothing alone and gain 3-6% together
+    std::size_t family_knobs = 0;    ///< enum knobs -famN of 24 values: a family of 6 that gains, 4 that fail
+
+    /// The issue-13 shape ("a modelled *=~"): many small gains, synergy pairs and triples, int
+    /// knobs whose best value is far from the default, enum families, 2% failing values and
+    /// fast-but-wrong values; knobs sets the size (1000 knobs: about 1700 fast candidates).
+    static LandscapeOptions wide(std::size_t knobs, std::uint64_t seed);
 };
 
 /// A deterministic landscape: the same route always gets the same observation.
@@ -44,19 +55,25 @@ public:
     /// interacting pairs), from the baseline and from every knob's best single value: a good
     /// stand-in for the optimum.
     Route best_route() const;
+    /// best_route() without the changes whose removal costs less than 0.5% each (removed
+    /// greedily, smallest cost first): the changes that matter.
+    Route essential_route() const;
     /// Noiseless speedup of best_route() over the default route.
     double best_speedup() const;
 
 private:
+    using Value = std::pair<std::string, std::string>;  // (knob, value)
     struct Rule {
-        std::string knob_a, value_a, knob_b, value_b;
-        double log_effect = 0;  // for interactions
+        std::vector<Value> members;  // all of them set: the rule applies
+        double log_effect = 0;       // for interactions
     };
+    bool applies(const Rule& rule, const Route& route) const;
+    void add_wide_features(SearchRng& rng, std::vector<Value>& values);
     LandscapeOptions options_;
     Expression expression_;
     std::map<std::pair<std::string, std::string>, double> effect_;  // (knob, value) -> log effect
     std::map<std::pair<std::string, std::string>, Status> failing_;
-    std::vector<Rule> interactions_, failing_pairs_;
+    std::vector<Rule> interactions_, failing_pairs_;  // interactions_ include synergies
 };
 
 }  // namespace routetune

@@ -56,7 +56,12 @@ CREATE TABLE outcome (
     study_id BIGINT PRIMARY KEY REFERENCES study (id) ON DELETE CASCADE, outcome TEXT NOT NULL,
     winner_route TEXT, speedup DOUBLE PRECISION, speedup_ci_low DOUBLE PRECISION,
     speedup_ci_high DOUBLE PRECISION, artifact_path TEXT NOT NULL, artifact_sha256 TEXT NOT NULL,
-    message TEXT NOT NULL, recorded_at TEXT NOT NULL
+    message TEXT NOT NULL, recorded_at TEXT NOT NULL, minimal_route TEXT, minimal_speedup DOUBLE PRECISION,
+    minimal_ci_low DOUBLE PRECISION, minimal_ci_high DOUBLE PRECISION
+);
+CREATE TABLE note (
+    study_id BIGINT NOT NULL REFERENCES study (id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (study_id, key)
 );
 CREATE SEQUENCE attempt_id_seq;
 CREATE TABLE candidate (

@@ -35,6 +35,9 @@ public:
     std::optional<StudyConfirmation> read_confirmation() const override;
     void record_outcome(const StudyOutcome& outcome) override;
     std::optional<StudyOutcome> read_outcome() const override;
+    void clear_log_tails(std::int64_t id) override;
+    void write_note(const std::string& key, const std::string& value) override;
+    std::optional<std::string> read_note(const std::string& key) const override;
 
     /// The study's id in the database (0 before its header is written).
     std::int64_t study_id() const;

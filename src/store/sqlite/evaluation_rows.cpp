@@ -141,6 +141,12 @@ void SqliteStudyStore::update_artifact_path(std::int64_t id, const std::string& 
     statement.run();
 }
 
+void SqliteStudyStore::clear_log_tails(std::int64_t id) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->db.prepare("UPDATE evaluation SET build_log_tail = '' WHERE id = ?").bind(1, id).run();
+    impl_->db.prepare("UPDATE case_result SET stderr_tail = '' WHERE evaluation_id = ?").bind(1, id).run();
+}
+
 std::vector<Evaluation> SqliteStudyStore::evaluations(CaseRows cases) const {
     std::lock_guard lock(impl_->mutex);
     std::vector<Evaluation> evaluations;

@@ -84,6 +84,23 @@ std::string SqliteStudyStore::location() const { return impl_->path.string(); }
 
 int SqliteStudyStore::opened_schema_version() const { return impl_->opened_version; }
 
+// Notes live in the meta table beside schema_version, under "note:<key>", so they need no
+// schema change and older stores simply have none.
+void SqliteStudyStore::write_note(const std::string& key, const std::string& value) {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    statement.bind(1, "note:" + key).bind(2, value);
+    statement.run();
+}
+
+std::optional<std::string> SqliteStudyStore::read_note(const std::string& key) const {
+    std::lock_guard lock(impl_->mutex);
+    auto statement = impl_->db.prepare("SELECT value FROM meta WHERE key = ?");
+    statement.bind(1, "note:" + key);
+    if (!statement.step()) return std::nullopt;
+    return statement.text(0);
+}
+
 void SqliteStudyStore::write_header(const StudyHeader& header) {
     std::lock_guard lock(impl_->mutex);
     auto statement = impl_->db.prepare(
@@ -130,14 +147,16 @@ void SqliteStudyStore::record_confirmation(const StudyConfirmation& confirmation
         "INSERT INTO confirmation_route (position, route, route_hash, is_default, samples, median_s, ci_low_s, "
         "ci_high_s, speedup, speedup_ci_low, speedup_ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     std::int64_t position = 0;
-    for (const auto& entry : confirmation.routes) {
+    auto insert = [&](const Confirmation& entry, bool is_default) {
         row.bind(1, position++).bind(2, entry.route.to_string()).bind(3, entry.route.hash());
-        row.bind(4, static_cast<std::int64_t>(entry.is_default)).bind(5, encode_samples(entry.timing.samples_s));
+        row.bind(4, static_cast<std::int64_t>(is_default)).bind(5, encode_samples(entry.timing.samples_s));
         row.bind(6, entry.timing.median_s).bind(7, entry.timing.ci_low_s).bind(8, entry.timing.ci_high_s);
-        row.bind(9, entry.speedup).bind(10, entry.speedup_ci_low).bind(11, entry.speedup_ci_high);
+        row.bind(9, entry.speedup).bind(10, entry.ci_low).bind(11, entry.ci_high);
         row.run();
         row.reset();
-    }
+    };
+    if (confirmation.baseline) insert(*confirmation.baseline, true);
+    for (const auto& entry : confirmation.candidates) insert(entry, false);
     transaction.commit();
 }
 
@@ -152,18 +171,22 @@ std::optional<StudyConfirmation> SqliteStudyStore::read_confirmation() const {
         "SELECT route, is_default, samples, median_s, ci_low_s, ci_high_s, speedup, speedup_ci_low, "
         "speedup_ci_high FROM confirmation_route ORDER BY position");
     while (row.step()) {
-        ConfirmedRoute entry;
+        Confirmation entry;
         entry.route = parse_stored_route(impl_->path, row.text(0));
-        entry.is_default = row.integer(1) != 0;
         entry.timing.samples_s = decode_samples(row.text(2));
         entry.timing.median_s = row.real(3);
         entry.timing.ci_low_s = row.real(4);
         entry.timing.ci_high_s = row.real(5);
         entry.speedup = row.real(6);
-        entry.speedup_ci_low = row.real(7);
-        entry.speedup_ci_high = row.real(8);
-        confirmation.routes.push_back(std::move(entry));
+        entry.ci_low = row.real(7);
+        entry.ci_high = row.real(8);
+        if (row.integer(1) != 0) confirmation.baseline = std::move(entry);
+        else confirmation.candidates.push_back(std::move(entry));
     }
+    for (auto& entry : confirmation.candidates) {
+        entry.default_timing = confirmation.baseline ? confirmation.baseline->timing : TimingSummary{};
+    }
+    if (confirmation.baseline) confirmation.baseline->default_timing = confirmation.baseline->timing;
     return confirmation;
 }
 
@@ -172,13 +195,19 @@ void SqliteStudyStore::record_outcome(const StudyOutcome& outcome) {
     auto statement = impl_->db.prepare(
         "INSERT OR REPLACE INTO outcome (id, outcome, winner_route, speedup, speedup_ci_low, speedup_ci_high, "
         "artifact_path, artifact_sha256, message, recorded_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    statement.bind(1, outcome.outcome);
+    statement.bind(1, std::string(to_string(outcome.outcome)));
     if (outcome.winner) statement.bind(2, outcome.winner->to_string());
     else statement.bind_null(2);
     statement.bind(3, outcome.speedup).bind(4, outcome.speedup_ci_low).bind(5, outcome.speedup_ci_high);
     statement.bind(6, outcome.artifact_path).bind(7, outcome.artifact_sha256).bind(8, outcome.message);
     statement.bind(9, outcome.recorded_at.empty() ? iso8601_utc_now() : outcome.recorded_at);
     statement.run();
+    if (!outcome.minimal_route) return;
+    auto minimal = impl_->db.prepare(
+        "UPDATE outcome SET minimal_route = ?, minimal_speedup = ?, minimal_ci_low = ?, minimal_ci_high = ? WHERE id = 1");
+    minimal.bind(1, outcome.minimal_route->to_string()).bind(2, outcome.minimal_speedup);
+    minimal.bind(3, outcome.minimal_ci_low).bind(4, outcome.minimal_ci_high);
+    minimal.run();
 }
 
 std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
@@ -188,7 +217,7 @@ std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
         "message, recorded_at FROM outcome WHERE id = 1");
     if (!statement.step()) return std::nullopt;
     StudyOutcome outcome;
-    outcome.outcome = statement.text(0);
+    outcome.outcome = outcome_from_string(statement.text(0)).value_or(Outcome::Unfinished);
     if (!statement.is_null(1)) outcome.winner = parse_stored_route(impl_->path, statement.text(1));
     outcome.speedup = statement.real(2);
     outcome.speedup_ci_low = statement.real(3);
@@ -197,6 +226,16 @@ std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
     outcome.artifact_sha256 = statement.text(6);
     outcome.message = statement.text(7);
     outcome.recorded_at = statement.text(8);
+    if (impl_->db.prepare("SELECT 1 FROM pragma_table_info('outcome') WHERE name = 'minimal_route'").step()) {
+        auto minimal = impl_->db.prepare(
+            "SELECT minimal_route, minimal_speedup, minimal_ci_low, minimal_ci_high FROM outcome WHERE id = 1");
+        if (minimal.step() && !minimal.is_null(0)) {
+            outcome.minimal_route = parse_stored_route(impl_->path, minimal.text(0));
+            outcome.minimal_speedup = minimal.real(1);
+            outcome.minimal_ci_low = minimal.real(2);
+            outcome.minimal_ci_high = minimal.real(3);
+        }
+    }
     return outcome;
 }
 

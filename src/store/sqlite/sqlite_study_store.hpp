@@ -25,6 +25,7 @@ public:
     std::int64_t record(const Evaluation& evaluation) override;
     std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations) override;
     void update_artifact_path(std::int64_t id, const std::string& artifact_path) override;
+    void clear_log_tails(std::int64_t id) override;
     std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const override;
     void load_cases(Evaluation& evaluation) const override;
     std::optional<Evaluation> find(const std::string& route_hash) const override;
@@ -33,6 +34,8 @@ public:
     std::optional<StudyConfirmation> read_confirmation() const override;
     void record_outcome(const StudyOutcome& outcome) override;
     std::optional<StudyOutcome> read_outcome() const override;
+    void write_note(const std::string& key, const std::string& value) override;
+    std::optional<std::string> read_note(const std::string& key) const override;
 
     struct Impl;
 

@@ -1,7 +1,8 @@
 // Schema versioning. The `meta` table holds schema_version; migrations are a list of
 // (version, SQL) pairs, each applied in its own transaction together with the new version
 // number, so a store is always at one exact version. A store written by a newer routetune is
-// refused rather than misread. An empty file becomes a new store; a database of another
+// refused rather than misread; an older one is upgraded when opened for writing and read as
+// it is when opened read-only (later versions only add columns, which readers check for). An empty file becomes a new store; a database of another
 // application (application_id, or tables but no meta) is refused.
 #include "store/sqlite/store_schema.hpp"
 
@@ -96,6 +97,14 @@ CREATE TABLE outcome (
 );
 )sql";
 
+// The minimal route beside the winner (study/route_minimizer).
+constexpr const char* kVersion2 = R"sql(
+ALTER TABLE outcome ADD COLUMN minimal_route TEXT;
+ALTER TABLE outcome ADD COLUMN minimal_speedup REAL;
+ALTER TABLE outcome ADD COLUMN minimal_ci_low REAL;
+ALTER TABLE outcome ADD COLUMN minimal_ci_high REAL;
+)sql";
+
 std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
     auto statement = db.prepare(std::string("PRAGMA ") + pragma);
     return statement.step() ? statement.integer(0) : 0;
@@ -121,7 +130,7 @@ int read_version(SqliteDb& db) {
 }  // namespace
 
 const std::vector<StoreMigration>& store_migrations() {
-    static const std::vector<StoreMigration> migrations = {{1, kVersion1}};
+    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}};
     return migrations;
 }
 
@@ -143,6 +152,7 @@ int prepare_store_schema(SqliteDb& db, bool read_only) {
                          " is newer than this routetune understands (" + std::to_string(current) +
                          "); use a newer routetune");
     if (version == current) return version;
+    if (read_only && version >= 1) return version;  // later versions only add columns; readers check
     if (read_only)
         throw UsageError(file + ": study store schema version " + std::to_string(version) +
                          " is older than " + std::to_string(current) + "; open it once for writing to upgrade it");

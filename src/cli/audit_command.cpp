@@ -1,0 +1,76 @@
+// `routetune audit [--audit FILE] [--verify] [--json]`: lists an audit log and checks its hash
+// chain; exit 1 names the first entry that does not match. Without --audit the one
+// *.audit.jsonl file in the current folder is read.
+#include <iostream>
+#include <memory>
+
+#include "cli/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "govern/audit_log.hpp"
+#include "routetune/error.hpp"
+#include "util/files.hpp"
+
+namespace routetune::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct AuditArguments {
+    std::string file;
+    bool verify = false;
+    bool json = false;
+};
+
+fs::path find_log() {
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(fs::current_path()))
+        if (entry.path().string().ends_with(".audit.jsonl")) found.push_back(entry.path());
+    if (found.size() != 1)
+        throw UsageError("audit: " + std::to_string(found.size()) + " *.audit.jsonl files in " +
+                         fs::current_path().string() + "; name one with --audit FILE");
+    return found.front();
+}
+
+std::string text_of(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+int run(const AuditArguments& a) {
+    fs::path file = a.file.empty() ? find_log() : fs::path(a.file);
+    std::optional<std::string> text = read_file(file);
+    if (!text) throw UsageError(file.string() + ": no audit log here (missing or unreadable)");
+    std::optional<AuditBreak> broken = a.verify ? verify_audit_chain(*text) : std::nullopt;
+    std::vector<nlohmann::json> entries = parse_audit_lines(*text);
+    if (a.json) {
+        nlohmann::json out{{"file", file.string()}, {"entries", entries}};
+        if (a.verify) out["intact"] = !broken;
+        if (broken) out["first_bad"] = {{"line", broken->line}, {"message", broken->message}};
+        std::cout << out.dump(2) << "\n";
+    } else {
+        for (const auto& e : entries) {
+            std::cout << text_of(e.value("time", nlohmann::json(""))) << "  " << text_of(e.value("actor", nlohmann::json("")))
+                      << "  " << text_of(e.value("action", nlohmann::json(""))) << "  "
+                      << text_of(e.value("subject", nlohmann::json(""))) << "  "
+                      << text_of(e.value("result", nlohmann::json(""))) << "\n";
+        }
+        if (a.verify && !broken) std::cout << "chain intact: " << entries.size() << " entries in " << file.string() << "\n";
+    }
+    if (broken) {
+        std::cerr << "routetune: " << file.string() << ": entry " << broken->line << " does not match: " << broken->message
+                  << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_audit_command(CLI::App& app, Action& action) {
+    auto a = std::make_shared<AuditArguments>();
+    CLI::App* c = app.add_subcommand("audit", "List an audit log and check its hash chain");
+    c->add_option("--audit", a->file, "the audit log (default: the one *.audit.jsonl here)");
+    c->add_flag("--verify", a->verify, "check the hash chain; exit 1 naming the first bad entry");
+    c->add_flag("--json", a->json, "print the entries as JSON");
+    c->callback([a, &action] { action = [a] { return run(*a); }; });
+}
+
+}  // namespace routetune::cli

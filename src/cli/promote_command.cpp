@@ -1,0 +1,79 @@
+// `routetune promote STORE [--route R] --lock FILE`: the regression set and a fresh A/B on the
+// study's winner (or R), and the lock only when both pass. Exit 0 promoted, 1 refused (every
+// failure named), 2 bad input.
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "govern/governed_setup.hpp"
+#include "govern/promotion.hpp"
+#include "govern/regression_run.hpp"
+
+namespace routetune::cli {
+
+namespace {
+
+struct PromoteArguments {
+    PromoteRequest request;
+    std::string store;
+    std::string route;
+    std::string lock;
+    std::string audit;
+    std::string review_after = "90d";
+    bool json = false;
+};
+
+int run(PromoteArguments& a, bool has_route) {
+    PromoteRequest& request = a.request;
+    request.store = a.store;
+    if (has_route) request.route = a.route;
+    request.lock = a.lock;
+    request.review_after_days = parse_days(a.review_after, "--review-after");
+    request.audit = AuditTarget{a.audit, command_argv()};
+    PromoteResult result = promote(request);
+    const LockEvidence& e = result.lock.evidence;
+    if (a.json) {
+        nlohmann::json out{{"promoted", result.promoted}, {"route", result.route}, {"failures", result.failures}};
+        if (result.promoted) {
+            out["lock"] = a.lock;
+            out["speedup"] = {{"value", e.speedup}, {"ci95", {e.speedup_ci_low, e.speedup_ci_high}}};
+            out["builds"] = e.builds;
+            out["runs"] = e.runs;
+            out["review_by"] = result.lock.review_by;
+        }
+        std::cout << out.dump(2) << "\n";
+    } else if (result.promoted) {
+        std::cout << "promoted " << result.route << ": "
+                  << speedup_text(e.speedup, e.speedup_ci_low, e.speedup_ci_high) << " over the default in a fresh A/B; "
+                  << e.cases.size() << " cases accurate (" << e.builds << " builds, " << e.runs << " runs)\n"
+                  << "wrote " << a.lock << " (review by " << result.lock.review_by << ")\n";
+    } else {
+        std::cout << "refused " << result.route << "; no lock written:\n";
+        for (const auto& failure : result.failures) std::cout << "  " << failure << "\n";
+    }
+    return result.promoted ? 0 : 1;
+}
+
+}  // namespace
+
+void add_promote_command(CLI::App& app, Action& action) {
+    auto a = std::make_shared<PromoteArguments>();
+    CLI::App* c = app.add_subcommand("promote", "Put a tuned route through the regression set and a fresh A/B; write a lock if it passes");
+    c->add_option("store", a->store, "the study store (.sqlite)")->required();
+    auto* route = c->add_option("--route", a->route, "a route the study evaluated as ok (default: its confirmed winner)");
+    c->add_option("--lock", a->lock, "the lock file to write (e.g. routetune.lock.json)");
+    c->add_option("--owner", a->request.owner, "who answers for the route (default: $USER)");
+    c->add_option("--reason", a->request.reason, "why it is promoted");
+    c->add_option("--review-after", a->review_after, "days until the review date (90d, 12w)");
+    c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl)");
+    c->add_flag("--json", a->json, "print the result as JSON");
+    c->callback([a, route, &action] {
+        bool has_route = route->count() > 0;
+        action = [a, has_route] { return run(*a, has_route); };
+    });
+}
+
+}  // namespace routetune::cli

@@ -1,0 +1,68 @@
+// Conversion goes through nlohmann's struct macros, so every field is written and every field
+// is required on reading; the schema version is checked first, so a lock from another version
+// says so instead of naming a missing field. Paths are kept relative to the lock's folder
+// when they share its root, so a lock committed with the code stays valid in another checkout.
+#include "govern/lock.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "routetune/error.hpp"
+#include "util/files.hpp"
+
+namespace routetune {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockedCase, name, case_class, promotion_only, status, loss, threshold, input,
+                                   input_sha256, reference, reference_sha256)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockEvidence, study, store, store_sha256, default_evaluation_id,
+                                   route_evaluation_id, study_outcome, speedup, speedup_ci_low, speedup_ci_high,
+                                   rounds, min_gain, cases, builds, runs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockReview, time, recommendation, speedup, speedup_ci_low, speedup_ci_high,
+                                   reasons)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Lock, schema_version, routetune_version, route, flags, environment,
+                                   default_flags, default_environment, fingerprint, spec, spec_sha256, artifact,
+                                   artifact_sha256, artifact_bytes, evidence, owner, reason, promoted_at, review_by,
+                                   review_after_days, metric, thresholds, last_review)
+
+namespace fs = std::filesystem;
+
+std::string lock_to_text(const Lock& lock) { return nlohmann::json(lock).dump(2) + "\n"; }
+
+Lock read_lock(const fs::path& file) {
+    std::optional<std::string> text = read_file(file);
+    if (!text) throw UsageError(file.string() + ": no lock file here (missing or unreadable)");
+    nlohmann::json object = nlohmann::json::parse(*text, nullptr, false);
+    if (object.is_discarded() || !object.is_object())
+        throw UsageError(file.string() + ": not a routetune lock (expected a JSON object)");
+    auto version = object.find("schema_version");
+    if (version == object.end() || !version->is_number_integer())
+        throw UsageError(file.string() + ": not a routetune lock (no integer schema_version)");
+    if (version->get<int>() != kLockSchemaVersion)
+        throw UsageError(file.string() + ": lock schema version " + std::to_string(version->get<int>()) +
+                         " is not one this routetune reads (it reads version " + std::to_string(kLockSchemaVersion) +
+                         "); promote again, or use the routetune that wrote it");
+    try {
+        return object.get<Lock>();
+    } catch (const nlohmann::json::exception& e) {
+        throw UsageError(file.string() + ": malformed lock: " + e.what());
+    }
+}
+
+void write_lock(const fs::path& file, const Lock& lock) {
+    std::string error;
+    if (!write_file(file, lock_to_text(lock), &error)) throw RuntimeFailure("cannot write the lock " + file.string() + ": " + error);
+}
+
+std::string path_for_lock(const fs::path& path, const fs::path& lock_file) {
+    fs::path absolute = fs::weakly_canonical(fs::absolute(path));
+    fs::path folder = fs::weakly_canonical(fs::absolute(lock_file)).parent_path();
+    if (absolute.root_path() != folder.root_path()) return absolute.string();
+    return absolute.lexically_relative(folder).string();
+}
+
+fs::path path_from_lock(const std::string& text, const fs::path& lock_file) {
+    fs::path path(text);
+    if (path.is_absolute()) return path;
+    return (fs::absolute(lock_file).parent_path() / path).lexically_normal();
+}
+
+}  // namespace routetune

@@ -1,0 +1,189 @@
+// Order: check the request against the store (nothing is built for bad input), write a
+// "promote-proposed" audit entry, run the regression set and the A/B, then either write a
+// "promote-refused" entry naming every failure, or copy the fresh artifact out of gc's reach
+// (<store>.d/locked/), write the lock, register it beside the store and write "promoted".
+#include "govern/promotion.hpp"
+
+#include <cstdlib>
+
+#include "eval/accuracy.hpp"
+#include "eval/fingerprint.hpp"
+#include "govern/governed_setup.hpp"
+#include "govern/regression_run.hpp"
+#include "routetune/error.hpp"
+#include "store/study_store.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct StudyEvidence {
+    StudyHeader header;
+    std::string outcome;
+    Route route;
+    std::int64_t route_id = 0;
+    std::int64_t default_id = 0;
+};
+
+StudyEvidence read_evidence(const PromoteRequest& request) {
+    if (!fs::is_regular_file(request.store))
+        throw UsageError(request.store.string() + ": no study store here (run `routetune tune` first)");
+    auto store = StudyStore::open_read_only(request.store);
+    StudyEvidence evidence;
+    auto header = store->read_header();
+    if (!header) throw UsageError(request.store.string() + ": the store holds no study header");
+    evidence.header = *header;
+    auto outcome = store->read_outcome();
+    evidence.outcome = outcome ? std::string(to_string(outcome->outcome)) : "unfinished";
+    if (request.route) {
+        evidence.route = Route::parse(*request.route);
+    } else if (outcome && outcome->winner) {
+        evidence.route = *outcome->winner;
+    } else {
+        throw UsageError(request.store.string() + ": the study has no confirmed winner (outcome " + evidence.outcome +
+                         "); give --route with a route it evaluated as ok");
+    }
+    if (evidence.route.empty()) throw UsageError("--route '': the default route is what a build uses without a lock");
+    auto found = store->find(evidence.route.hash());
+    if (!found)
+        throw UsageError(request.store.string() + ": the study never evaluated the route '" + evidence.route.to_string() +
+                         "'; promote takes the winner or a route the study evaluated as ok");
+    if (found->status != Status::Ok)
+        throw UsageError(request.store.string() + ": the study evaluated '" + evidence.route.to_string() + "' as " +
+                         std::string(to_string(found->status)) + ", not ok; it cannot be promoted");
+    evidence.route_id = found->id;
+    if (auto fresh_default = store->find(Route{}.hash())) evidence.default_id = fresh_default->id;
+    return evidence;
+}
+
+void fill_inputs(Lock& lock, const Spec& spec, const RegressionOutcome& run, const fs::path& lock_file) {
+    for (const CaseSpec& test_case : spec.cases) {
+        LockedCase locked;
+        locked.name = test_case.name;
+        locked.case_class = test_case.case_class;
+        locked.promotion_only = test_case.promotion_only;
+        for (const auto& result : run.cases) {
+            if (result.name != test_case.name) continue;
+            locked.status = std::string(to_string(result.status));
+            locked.loss = result.loss;
+            locked.threshold = result.threshold;
+        }
+        if (!test_case.input.empty()) {
+            locked.input = path_for_lock(test_case.input, lock_file);
+            locked.input_sha256 = sha256_file(test_case.input).value_or("");
+        }
+        if (!test_case.reference.empty()) {
+            locked.reference = path_for_lock(test_case.reference, lock_file);
+            locked.reference_sha256 = sha256_file(test_case.reference).value_or("");
+        }
+        lock.evidence.cases.push_back(locked);
+        lock.thresholds[test_case.case_class] = locked.threshold;
+    }
+}
+
+Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const StudyEvidence& evidence,
+               const RegressionOutcome& run, const fs::path& artifact) {
+    Lock lock;
+    lock.route = evidence.route.to_string();
+    AppliedRoute applied = setup.adapter->apply(evidence.route, setup.catalog);
+    AppliedRoute fallback = setup.adapter->apply(Route{}, setup.catalog);
+    lock.flags = applied.flags;
+    lock.environment = applied.environment;
+    lock.default_flags = fallback.flags;
+    lock.default_environment = fallback.environment;
+    lock.fingerprint = take_fingerprint(setup.spec, *make_system_probe()).values;
+    lock.routetune_version = lock.fingerprint["routetune.version"];
+    lock.spec = path_for_lock(setup.spec.file, request.lock);
+    lock.spec_sha256 = setup.spec.sha256;
+    lock.artifact = path_for_lock(artifact, request.lock);
+    lock.artifact_sha256 = run.route_build.artifact_sha256;
+    lock.artifact_bytes = run.route_build.artifact_bytes;
+    LockEvidence& e = lock.evidence;
+    e.study = evidence.header.name;
+    e.store = path_for_lock(request.store, request.lock);
+    e.store_sha256 = sha256_file(request.store).value_or("");
+    e.default_evaluation_id = evidence.default_id;
+    e.route_evaluation_id = evidence.route_id;
+    e.study_outcome = evidence.outcome;
+    e.speedup = run.confirmation->speedup;
+    e.speedup_ci_low = run.confirmation->ci_low;
+    e.speedup_ci_high = run.confirmation->ci_high;
+    e.rounds = std::max(setup.spec.timing.confirm_rounds, 1);
+    e.min_gain = setup.spec.timing.min_gain;
+    e.builds = run.builds;
+    e.runs = run.runs;
+    fill_inputs(lock, setup.spec, run, request.lock);
+    const char* user = std::getenv("USER");
+    lock.owner = !request.owner.empty() ? request.owner : (user ? user : "");
+    lock.reason = request.reason;
+    lock.promoted_at = iso8601_utc_now();
+    lock.review_after_days = request.review_after_days;
+    lock.review_by = date_after_days(request.review_after_days);
+    lock.metric = setup.spec.accuracy.metric;
+    return lock;
+}
+
+fs::path keep_artifact(const fs::path& store, const RegressionOutcome& run) {
+    fs::path folder = make_study_paths({}, "", store).root / "locked" / run.route_build.artifact_sha256.substr(0, 16);
+    fs::create_directories(folder);
+    fs::path target = folder / "artifact";
+    fs::copy_file(run.route_artifact, target, fs::copy_options::overwrite_existing);
+    return target;
+}
+
+}  // namespace
+
+PromoteResult promote(const PromoteRequest& request) {
+    if (request.lock.empty()) throw UsageError("promote " + request.store.string() + ": --lock FILE is required (where the lock is written)");
+    StudyEvidence evidence = read_evidence(request);
+    GovernedSetup setup = governed_setup(evidence.header.spec_path);
+    if (setup.spec.sha256 != evidence.header.spec_sha256)
+        throw UsageError(setup.spec.file.string() + ": the spec changed since the study in " + request.store.string() +
+                         " (sha256 " + evidence.header.spec_sha256.substr(0, 12) + " then, " +
+                         setup.spec.sha256.substr(0, 12) + " now); tune again before promoting");
+    validate_route(evidence.route, setup.catalog);
+    std::string store_sha = sha256_file(request.store).value_or("");
+    nlohmann::json consulted{{"store", request.store.string()},
+                             {"store_sha256", store_sha},
+                             {"evaluation_ids", {evidence.default_id, evidence.route_id}},
+                             {"study_outcome", evidence.outcome}};
+    AuditEntry proposed = make_audit_entry("promote-proposed", request.lock.string(), request.audit.command);
+    proposed.evidence = consulted;
+    proposed.proposed = evidence.route.to_string();
+    proposed.result = "regression set and A/B started";
+    append_audit_entry(request.audit, request.lock, proposed);
+
+    RegressionRun check(setup.spec, *setup.adapter, setup.catalog,
+                        governance_paths(make_study_paths({}, "", request.store).root, "promote"));
+    RegressionOutcome run = check.run(evidence.route, RegressionOptions{});
+    PromoteResult result;
+    result.route = evidence.route.to_string();
+    result.failures = run.failures;
+    AuditEntry done = make_audit_entry(run.passed() ? "promoted" : "promote-refused", request.lock.string(),
+                                       request.audit.command);
+    done.evidence = consulted;
+    done.evidence["builds"] = run.builds;
+    done.evidence["runs"] = run.runs;
+    done.proposed = result.route;
+    if (!run.passed()) {
+        done.evidence["failures"] = run.failures;
+        done.result = "refused; no lock written";
+        append_audit_entry(request.audit, request.lock, done);
+        return result;
+    }
+    result.lock = make_lock(request, setup, evidence, run, keep_artifact(request.store, run));
+    write_lock(request.lock, result.lock);
+    register_lock(request.store, request.lock);
+    result.promoted = true;
+    done.evidence["lock_sha256"] = sha256_file(request.lock).value_or("");
+    done.evidence["speedup"] = {run.confirmation->speedup, run.confirmation->ci_low, run.confirmation->ci_high};
+    done.result = "lock written: " + request.lock.string();
+    append_audit_entry(request.audit, request.lock, done);
+    return result;
+}
+
+}  // namespace routetune

@@ -1,0 +1,102 @@
+// The fresh A/B is the regression run's (both routes built afresh, interleaved rounds); its
+// interval is read against min_gain: low end at or above 1 + min_gain keeps, high end below
+// it retires (the gain is gone), anything between re-tunes (the gain may be there but is no
+// longer shown). The promoted figure is quoted beside the fresh one in every reason.
+#include "govern/review.hpp"
+
+#include <sstream>
+
+#include "eval/fingerprint.hpp"
+#include "govern/governed_setup.hpp"
+#include "routetune/error.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void judge_gain(const Lock& lock, const RegressionOutcome& run, ReviewResult& result) {
+    const LockEvidence& e = lock.evidence;
+    std::string promoted = "promoted at " + speedup_text(e.speedup, e.speedup_ci_low, e.speedup_ci_high);
+    if (!run.confirmation) {
+        result.recommendation = "retire";
+        for (const auto& failure : run.failures) result.reasons.push_back(failure);
+        return;
+    }
+    const Confirmation& c = *run.confirmation;
+    std::string now = "now " + speedup_text(c.speedup, c.ci_low, c.ci_high);
+    double needed = 1 + e.min_gain;
+    if (c.ci_low >= needed) {
+        result.recommendation = "keep";
+        result.reasons.push_back("the gain holds: " + now + ", " + promoted);
+    } else if (c.ci_high < needed) {
+        result.recommendation = "retire";
+        std::ostringstream need;
+        need << needed;
+        result.reasons.push_back("the gain is gone: " + now + ", " + promoted + "; min_gain needs " + need.str() +
+                                 "x at the interval's low end");
+    } else {
+        result.recommendation = "re-tune";
+        result.reasons.push_back("the gain is no longer confirmed: " + now + ", " + promoted);
+    }
+}
+
+}  // namespace
+
+ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarget& audit) {
+    Lock lock = read_lock(lock_file);
+    fs::path store = path_from_lock(lock.evidence.store, lock_file);
+    if (!fs::is_regular_file(store))
+        throw UsageError(lock_file.string() + ": the study store it names is gone (" + store.string() +
+                         "); the evidence behind the lock cannot be reviewed");
+    ReviewResult result;
+    std::string store_sha = sha256_file(store).value_or("");
+    result.differences = environment_differences(lock, lock_file, *make_system_probe());
+    if (!result.differences.empty()) {
+        result.recommendation = "re-tune";
+        for (const auto& d : result.differences)
+            result.reasons.push_back("the environment changed: " + d.field + ": " + d.locked + " -> " + d.current);
+    } else {
+        RegressionOptions options;
+        options.check_cases = rerun;
+        result.run = rerun_lock(lock, lock_file, options);
+        bool cases_failed = false;
+        for (const auto& c : result.run->cases) cases_failed = cases_failed || c.status != Status::Ok;
+        if (cases_failed) {
+            result.recommendation = "retire";
+            result.reasons = result.run->failures;
+        } else {
+            judge_gain(lock, *result.run, result);
+        }
+    }
+    if (store_sha != lock.evidence.store_sha256)
+        result.reasons.push_back("note: the study store changed since promotion (gc or --continue)");
+    lock.last_review.time = iso8601_utc_now();
+    lock.last_review.recommendation = result.recommendation;
+    lock.last_review.reasons = result.reasons;
+    if (result.run && result.run->confirmation) {
+        lock.last_review.speedup = result.run->confirmation->speedup;
+        lock.last_review.speedup_ci_low = result.run->confirmation->ci_low;
+        lock.last_review.speedup_ci_high = result.run->confirmation->ci_high;
+    }
+    if (result.recommendation == "keep") lock.review_by = date_after_days(lock.review_after_days);
+    result.review_by = lock.review_by;
+    write_lock(lock_file, lock);
+    AuditEntry entry = make_audit_entry("review", lock_file.string(), audit.command);
+    entry.evidence = {{"store", store.string()}, {"store_sha256", store_sha},
+                      {"lock_sha256", sha256_file(lock_file).value_or("")}, {"rerun", rerun}};
+    if (result.run) {
+        entry.evidence["builds"] = result.run->builds;
+        entry.evidence["runs"] = result.run->runs;
+    }
+    entry.proposed = {{"recommendation", result.recommendation}, {"reasons", result.reasons}};
+    entry.result = result.recommendation == "keep" ? "kept; review date moved to " + lock.review_by
+                                                   : "recommended " + result.recommendation + "; lock left in place";
+    append_audit_entry(audit, lock_file, entry);
+    return result;
+}
+
+}  // namespace routetune

@@ -1,0 +1,144 @@
+// The current fingerprint is taken with the spec's compiler path replaced by the lock's
+// resolved path (so a changed PATH cannot hide a changed compiler) and with the GPU query
+// skipped when the lock has no gpu.* key (nvidia-smi alone takes longer than the whole check).
+// routetune.version is reported as a warning, not a difference: the tool's version does not
+// change the build. A spec that no longer loads is a difference on spec.path.
+#include "govern/verification.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "govern/governed_setup.hpp"
+#include "routetune/error.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
+
+namespace routetune {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kAbsent = "(absent)";
+
+// The machine's probe without nvidia-smi.
+class NoGpuProbe : public SystemProbe {
+public:
+    explicit NoGpuProbe(SystemProbe& inner) : inner_(inner) {}
+    std::optional<std::string> read_file(const fs::path& file) override { return inner_.read_file(file); }
+    std::optional<std::string> file_sha256(const fs::path& file) override { return inner_.file_sha256(file); }
+    fs::path find_executable(const std::string& program) override {
+        return program == "nvidia-smi" ? fs::path{} : inner_.find_executable(program);
+    }
+    std::optional<std::string> run(const std::vector<std::string>& argv) override { return inner_.run(argv); }
+    std::string kernel_release() override { return inner_.kernel_release(); }
+    std::string machine() override { return inner_.machine(); }
+
+private:
+    SystemProbe& inner_;
+};
+
+bool has_gpu_keys(const std::map<std::string, std::string>& values) {
+    auto it = values.lower_bound("gpu.");
+    return it != values.end() && it->first.rfind("gpu.", 0) == 0;
+}
+
+std::string value_or_absent(const std::map<std::string, std::string>& values, const std::string& key) {
+    auto it = values.find(key);
+    return it == values.end() ? kAbsent : it->second;
+}
+
+}  // namespace
+
+std::vector<Difference> environment_differences(const Lock& lock, const fs::path& lock_file, SystemProbe& probe,
+                                                std::vector<std::string>* notes) {
+    fs::path spec_file = path_from_lock(lock.spec, lock_file);
+    Spec spec;
+    try {
+        spec = load_spec(spec_file);
+    } catch (const UsageError& e) {
+        return {Difference{"spec.path", spec_file.string(), std::string("does not load: ") + e.what()}};
+    }
+    auto compiler = lock.fingerprint.find("compiler.path");
+    if (compiler != lock.fingerprint.end() && compiler->second.find(" (not found)") == std::string::npos)
+        spec.compiler.path = compiler->second;
+    NoGpuProbe no_gpu(probe);
+    SystemProbe& used = has_gpu_keys(lock.fingerprint) ? probe : static_cast<SystemProbe&>(no_gpu);
+    std::map<std::string, std::string> now = take_fingerprint(spec, used).values;
+    std::vector<Difference> differences;
+    std::set<std::string> keys;
+    for (const auto& [key, value] : lock.fingerprint) keys.insert(key);
+    for (const auto& [key, value] : now) keys.insert(key);
+    keys.erase("routetune.version");
+    std::string locked_version = value_or_absent(lock.fingerprint, "routetune.version");
+    std::string current_version = value_or_absent(now, "routetune.version");
+    if (notes && locked_version != current_version)
+        notes->push_back("the lock was written by routetune " + locked_version + ", this is " + current_version);
+    for (const auto& key : keys) {
+        std::string locked = value_or_absent(lock.fingerprint, key);
+        std::string current = value_or_absent(now, key);
+        if (locked != current) differences.push_back({key, locked, current});
+    }
+    return differences;
+}
+
+std::string describe(const Difference& difference) {
+    return difference.field + ": locked '" + difference.locked + "', current '" + difference.current + "'";
+}
+
+nlohmann::json difference_evidence(const fs::path& lock_file, const std::vector<Difference>& differences) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& d : differences) list.push_back({{"field", d.field}, {"locked", d.locked}, {"current", d.current}});
+    return {{"lock", lock_file.string()}, {"lock_sha256", sha256_file(lock_file).value_or("")}, {"differences", list}};
+}
+
+RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const RegressionOptions& options) {
+    GovernedSetup setup = governed_setup(path_from_lock(lock.spec, lock_file));
+    fs::path scratch = make_scratch_folder(fs::temp_directory_path(), "routetune-rerun-");
+    RegressionRun check(setup.spec, *setup.adapter, setup.catalog, governance_paths(scratch, "check"));
+    RegressionOutcome outcome = check.run(Route::parse(lock.route), options);
+    remove_tree_quietly(scratch);
+    return outcome;
+}
+
+Verification verify_lock(const Lock& lock, const fs::path& lock_file, bool rerun) {
+    Verification result;
+    result.differences = environment_differences(lock, lock_file, *make_system_probe(), &result.warnings);
+    if (!result.differences.empty()) {
+        result.verdict = "stale";
+        return result;
+    }
+    if (rerun) {
+        result.rerun = rerun_lock(lock, lock_file, RegressionOptions{});
+        if (!result.rerun->passed()) {
+            result.verdict = "regressed";
+            return result;
+        }
+    }
+    result.verdict = "valid";
+    if (!lock.review_by.empty() && lock.review_by < iso8601_utc_now().substr(0, 10)) {
+        result.verdict = "review-due";
+        result.warnings.push_back("the review date " + lock.review_by + " has passed: run `routetune review " +
+                                  lock_file.string() + "`");
+    }
+    return result;
+}
+
+std::string verification_json(const Verification& verification, const Lock& lock, const fs::path& lock_file) {
+    nlohmann::json differences = difference_evidence(lock_file, verification.differences)["differences"];
+    nlohmann::json out{{"verdict", verification.verdict},
+                       {"lock", lock_file.string()},
+                       {"route", lock.route},
+                       {"review_by", lock.review_by},
+                       {"differences", differences},
+                       {"warnings", verification.warnings}};
+    if (verification.rerun) {
+        out["failures"] = verification.rerun->failures;
+        if (const auto& c = verification.rerun->confirmation)
+            out["speedup"] = {{"value", c->speedup}, {"ci95", {c->ci_low, c->ci_high}}};
+    }
+    return out.dump(2) + "\n";
+}
+
+}  // namespace routetune

@@ -1,0 +1,61 @@
+// Verification: is a lock still true here? The environment now (the compiler at the lock's
+// path, CPU, OS, GPU where the lock recorded one, the spec and every input and reference)
+// against the fingerprint and hashes in the lock; with a rerun, also the regression set and
+// the A/B on fresh builds.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/fingerprint.hpp"
+#include "govern/lock.hpp"
+#include "govern/regression_run.hpp"
+
+namespace routetune {
+
+/// One field that differs between the lock and now.
+struct Difference {
+    std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "spec.sha256", ...
+    std::string locked;   ///< "(absent)" when the lock has no value
+    std::string current;  ///< "(absent)" when the environment has none
+};
+
+/// The verdict on a lock.
+struct Verification {
+    std::string verdict;                     ///< "valid", "review-due", "stale", "regressed"
+    std::vector<Difference> differences;     ///< when stale
+    std::vector<std::string> warnings;       ///< e.g. the review date has passed
+    std::optional<RegressionOutcome> rerun;  ///< with rerun
+};
+
+/// The differences between lock (read from lock_file) and this environment, read through
+/// probe; the GPU is queried only when the lock recorded one. Never throws for a changed or
+/// missing file: those are differences. A different routetune version is not a difference (it
+/// does not change the build): it goes to notes, when given.
+std::vector<Difference> environment_differences(const Lock& lock, const std::filesystem::path& lock_file,
+                                                SystemProbe& probe, std::vector<std::string>* notes = nullptr);
+
+/// "field: locked 'a', current 'b'" for messages.
+std::string describe(const Difference& difference);
+
+/// An audit entry's evidence for a check of lock_file: the lock's sha256 and the differences.
+nlohmann::json difference_evidence(const std::filesystem::path& lock_file, const std::vector<Difference>& differences);
+
+/// Verifies lock (read from lock_file): stale when anything differs; else regressed when rerun
+/// finds a failing case or no confirmed gain; else review-due past the review date; else valid.
+Verification verify_lock(const Lock& lock, const std::filesystem::path& lock_file, bool rerun);
+
+/// Runs lock's route through the regression set and the A/B, building in a scratch folder that
+/// is removed afterwards.
+RegressionOutcome rerun_lock(const Lock& lock, const std::filesystem::path& lock_file, const RegressionOptions& options);
+
+/// The verification as JSON: verdict, lock, route, differences [{field, locked, current}],
+/// warnings, and (after a rerun) failures and the fresh speedup.
+std::string verification_json(const Verification& verification, const Lock& lock,
+                              const std::filesystem::path& lock_file);
+
+}  // namespace routetune

@@ -1,0 +1,32 @@
+// Minimal routes: the winner of a study without the changes that do not pay for themselves.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "routetune/route.hpp"
+
+namespace routetune {
+
+/// True when candidate is slower than reference with confidence, or fails: the judge of one
+/// removal (in a study: both built and measured interleaved; in a benchmark: an oracle).
+using CostsTime = std::function<bool(const Route& reference, const Route& candidate)>;
+
+/// What minimize_route found.
+struct MinimizedRoute {
+    Route route;                       ///< the winner without the changes that were removed
+    std::vector<std::string> removed;  ///< knobs put back to the baseline
+    std::size_t trials = 0;            ///< candidates judged
+    bool cut_short = false;            ///< max_trials ran out before the search ended
+};
+
+/// Delta debugging of winner's changes against baseline: chunks of the changes (halves,
+/// then quarters, ... down to single changes) are put back to the baseline's value; a
+/// removal stays when costs_time(winner, candidate) is false. order lists the changed knobs,
+/// the ones to try removing first first (knobs of winner missing from it come last).
+MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<std::string>& order,
+                              const CostsTime& costs_time, std::size_t max_trials);
+
+}  // namespace routetune

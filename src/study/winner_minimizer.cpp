@@ -1,0 +1,85 @@
+// One removal is judged like a selection: the candidate (the winner without some changes) is
+// built and measured once in full, accuracy checked on its first runs, so a route that
+// fails or is wrong is refused; then it and the winner are sampled in kJudgeRounds
+// interleaved rounds, and the removal is refused when the bootstrap interval of
+// winner / candidate lies entirely below 1 (the candidate is slower with confidence).
+// minimize_route (route_minimizer.cpp) chooses what to remove. At most 2 x changes + 8
+// candidates are judged. The result is re-confirmed against the default in the spec's
+// confirm_rounds interleaved rounds; the outcome keeps it beside the winner when its interval
+// still clears 1 + min_gain.
+#include "study/winner_minimizer.hpp"
+
+#include <algorithm>
+
+#include "study/interrupt_guard.hpp"
+#include "study/route_minimizer.hpp"
+#include "study/selection.hpp"
+
+namespace routetune {
+
+namespace {
+
+constexpr int kJudgeRounds = 5;
+
+}  // namespace
+
+WinnerMinimizer::WinnerMinimizer(const Evaluator& evaluator, const RunBaseline& baseline, const TimingSpec& timing,
+                                 std::map<std::string, std::string> environment)
+    : evaluator_(evaluator), baseline_(baseline), timing_(timing), environment_(std::move(environment)) {}
+
+BuiltCandidate WinnerMinimizer::built(const Route& route) const {
+    BuiltCandidate candidate = evaluator_.build(route, "minimize");
+    for (const auto& [name, value] : environment_) candidate.environment[name] = value;
+    return candidate;
+}
+
+std::vector<std::vector<double>> WinnerMinimizer::interleaved(const std::vector<const BuiltCandidate*>& routes,
+                                                              int rounds) const {
+    std::vector<std::vector<double>> samples(routes.size());
+    for (int round = 0; round < rounds && !interrupt_requested(); ++round)
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            auto sample = evaluator_.sample_once(*routes[i], baseline_);
+            if (!sample) return {};
+            samples[i].insert(samples[i].end(), sample->begin(), sample->end());
+        }
+    return samples;
+}
+
+bool WinnerMinimizer::costs_time(const BuiltCandidate& winner, const Route& route) const {
+    if (interrupt_requested()) return true;
+    BuiltCandidate candidate = built(route);
+    if (candidate.evaluation.status != Status::Pending) return true;
+    if (evaluator_.measure(candidate, baseline_).status != Status::Ok) return true;
+    auto samples = interleaved({&winner, &candidate}, kJudgeRounds);
+    if (samples.empty() || samples[0].empty() || samples[1].empty()) return true;
+    return make_confirmation(route, samples[0], samples[1]).ci_high < 1.0;
+}
+
+void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const {
+    if (outcome.outcome != Outcome::Improved || !outcome.winner || default_evaluation.status != Status::Ok) return;
+    BuiltCandidate winner = built(*outcome.winner);
+    if (winner.evaluation.status != Status::Pending) return;
+    std::size_t changes = outcome.winner->assignments().size();
+    auto judge = [&](const Route&, const Route& candidate) { return costs_time(winner, candidate); };
+    MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route, {}, judge, 2 * changes + 8);
+    if (interrupt_requested()) return;
+    BuiltCandidate shrunk = built(minimal.route);
+    BuiltCandidate reference = built(default_evaluation.route);
+    if (shrunk.evaluation.status != Status::Pending || reference.evaluation.status != Status::Pending) return;
+    auto samples = interleaved({&reference, &shrunk}, std::max(timing_.confirm_rounds, 1));
+    if (samples.empty() || samples[0].empty() || samples[1].empty()) return;
+    Confirmation confirmed = make_confirmation(minimal.route, samples[0], samples[1]);
+    std::string summary = "; minimal route: " + std::to_string(minimal.route.assignments().size()) + " of " +
+                          std::to_string(changes) + " changes after " + std::to_string(minimal.trials) + " trials";
+    if (confirmed.ci_low < 1 + timing_.min_gain) {
+        outcome.message += summary + ", not kept (it no longer beats the default with confidence)";
+        return;
+    }
+    outcome.minimal_route = minimal.route;
+    outcome.minimal_speedup = confirmed.speedup;
+    outcome.minimal_ci_low = confirmed.ci_low;
+    outcome.minimal_ci_high = confirmed.ci_high;
+    outcome.message += summary + (minimal.cut_short ? " (cut short)" : "");
+}
+
+}  // namespace routetune

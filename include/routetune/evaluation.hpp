@@ -49,6 +49,8 @@ struct Evaluation {
     TimingSummary timing;             ///< per repeat: the sum over cases
     std::string started_at;           ///< ISO 8601 UTC
     std::string finished_at;
+    std::string worker;               ///< scale-out: the worker that evaluated it ("" when local)
+    std::string host;                 ///< scale-out: that worker's host ("" when local)
 };
 
 }  // namespace routetune

@@ -17,6 +17,7 @@ enum class Status {
     RunFailed,     ///< a run exited non-zero
     RunCrashed,    ///< a run died of a signal
     RunTimeout,    ///< a run ran past its (fixed or relative) timeout
+    Abandoned,     ///< scale-out: three attempts each lost their worker; skipped, never claimed again
 };
 
 /// "ok", "inaccurate", "build_failed", ... as in the design.

@@ -74,4 +74,10 @@ AdapterChoice choose_adapter(const Spec* spec, const std::string& adapter, const
 
 bool stderr_is_tty() { return isatty(STDERR_FILENO) == 1; }
 
+void add_store_options(CLI::App& command, StoreArguments& arguments) {
+    command.add_option("--store", arguments.store,
+                       "study store: postgresql://user@host:port/db (shared by workers) or an SQLite file path");
+    command.add_option("--study", arguments.study, "the study's name in a database of several (default: the spec's name)");
+}
+
 }  // namespace routetune::cli

@@ -2,6 +2,7 @@
 // command line as recorded in a study.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,16 @@ struct AdapterChoice {
 /// (base: one string split on whitespace; has_base: the option was given).
 AdapterChoice choose_adapter(const Spec* spec, const std::string& adapter, const std::string& compiler,
                              const std::string& base, bool has_base);
+
+/// Where a command's study store is: --store (a postgresql:// URL or a file path) and --study.
+struct StoreArguments {
+    std::string store;
+    std::string study;
+};
+
+/// Adds --store URL|PATH and --study NAME to command (shared by tune, worker, report, simulate,
+/// promote).
+void add_store_options(CLI::App& command, StoreArguments& arguments);
 
 /// True when stderr is a terminal.
 bool stderr_is_tty();

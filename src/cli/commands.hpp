@@ -29,6 +29,8 @@ void add_simulate_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 /// Registers `export-trtexec` on app; stores its action in action.
 void add_export_command(CLI::App& app, Action& action);
+/// Registers `worker` on app; stores its action in action.
+void add_worker_command(CLI::App& app, Action& action);
 /// Registers `promote` on app; stores its action in action.
 void add_promote_command(CLI::App& app, Action& action);
 /// Registers `verify` on app; stores its action in action.

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     routetune::cli::add_simulate_command(app, action);
     routetune::cli::add_import_command(app, action);
     routetune::cli::add_export_command(app, action);
+    routetune::cli::add_worker_command(app, action);
     routetune::cli::add_promote_command(app, action);
     routetune::cli::add_verify_command(app, action);
     routetune::cli::add_flags_command(app, action);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "report/html_report.hpp"
 #include "report/render.hpp"
@@ -21,9 +22,12 @@ struct ReportArguments {
     std::string format = "table";
     std::string output;
     bool wide = false;
+    StoreArguments store;
 };
 
-std::string render(const ReportArguments& a) {
+std::string render(ReportArguments a) {
+    if (!a.store.store.empty()) a.stores.push_back(a.store.store);
+    if (a.stores.empty()) throw UsageError("report: name a study store: STORE (a file) or --store URL|PATH");
     if (a.stores.size() > 1) {
         if (a.format != "html")
             throw UsageError("--format " + a.format + " takes one store; several stores are compared with --format html");
@@ -31,8 +35,9 @@ std::string render(const ReportArguments& a) {
         for (const auto& store : a.stores) studies.push_back({load_study_summary(store), load_study_metric(store)});
         return html_report(studies);
     }
-    StudySummary summary = load_study_summary(a.stores.at(0));
-    return render_summary(summary, a.format, load_study_metric(a.stores.at(0)), a.wide);
+    StoreLocation where(a.stores.at(0), a.store.study);
+    StudySummary summary = load_study_summary(where);
+    return render_summary(summary, a.format, load_study_metric(where), a.wide);
 }
 
 int run(const ReportArguments& a) {
@@ -52,7 +57,8 @@ int run(const ReportArguments& a) {
 void add_report_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<ReportArguments>();
     CLI::App* c = app.add_subcommand("report", "Show a study from its store; several stores: one HTML page comparing them");
-    c->add_option("store", a->stores, "the study's .sqlite file (several with --format html)")->required();
+    c->add_option("store", a->stores, "the study's .sqlite file (several with --format html), or --store");
+    add_store_options(*c, a->store);
     c->add_option("--format", a->format, "table | json | markdown | html");
     c->add_option("--output", a->output, "write the report to this file instead of stdout");
     c->add_flag("--wide", a->wide, "table: show whole routes instead of cutting them at 60 columns");

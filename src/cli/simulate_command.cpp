@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
@@ -23,6 +24,7 @@ namespace {
 
 struct SimulateOptions {
     std::string cache;
+    StoreArguments store;
     std::string spec;
     std::string search = "auto";
     std::size_t budget = 100;
@@ -62,7 +64,10 @@ int run(const SimulateOptions& options) {
     if (options.budget == 0) throw UsageError("--budget must be at least 1");
     if (options.seeds == 0) throw UsageError("--seeds must be at least 1");
     if (!(options.target > 0 && options.target <= 1)) throw UsageError("--target must be in (0, 1]");
-    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(options.cache);
+    if (options.cache.empty() == options.store.store.empty())
+        throw UsageError("simulate: name the study store once: CACHE (a file) or --store URL|PATH");
+    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(
+        StoreLocation(options.cache.empty() ? options.store.store : options.cache, options.store.study));
     StudyHeader header = store->read_header().value_or(StudyHeader{});
     std::vector<Observation> record;
     for (const Evaluation& evaluation : store->evaluations(CaseRows::Skip)) {
@@ -98,7 +103,7 @@ int run(const SimulateOptions& options) {
         strategies.push_back(std::move(entry));
     }
     if (options.json) {
-        nlohmann::json out = {{"cache", options.cache},     {"expression", expression.text},
+        nlohmann::json out = {{"cache", redact_location(options.cache.empty() ? options.store.store : options.cache)},     {"expression", expression.text},
                               {"evaluations", record.size()}, {"budget", options.budget},
                               {"target", options.target},    {"strategies", strategies}};
         std::cout << out.dump(2) << "\n";
@@ -112,7 +117,8 @@ void add_simulate_command(CLI::App& app, Action& action) {
     auto options = std::make_shared<SimulateOptions>();
     CLI::App* command = app.add_subcommand(
         "simulate", "Replay search strategies against a finished study's evaluations (no builds, no runs)");
-    command->add_option("cache", options->cache, "the study's cache (SQLite)")->required();
+    command->add_option("cache", options->cache, "the study's cache (SQLite; or --store)");
+    add_store_options(*command, options->store);
     command->add_option("--search", options->search, "strategy, or several separated by commas (default auto)");
     command->add_option("--budget", options->budget, "builds per simulated run (default 100)");
     command->add_option("--seeds", options->seeds, "runs per strategy, seeds 1..K (default 10)");

@@ -19,6 +19,7 @@
 #include "report/report_row.hpp"
 #include "search/strategy_registry.hpp"
 #include "routetune/error.hpp"
+#include "store/store_location.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune::cli {
@@ -35,6 +36,8 @@ struct TuneArguments {
     std::uint64_t max_routes = 0;
     int mixed_max_knobs = 0;
     std::uint64_t seed = 0;
+    StoreArguments store;
+    std::string lease = "60s";
     std::string audit;
 };
 
@@ -112,7 +115,15 @@ int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
     options.command_line = joined_command_line();
     if (!arguments.time_limit.empty()) options.time_limit_s = parse_duration(arguments.time_limit, "--time-limit");
-    if (options.jobs < 1) throw UsageError("--jobs must be at least 1");
+    if (!arguments.store.store.empty() && !options.cache.empty())
+        throw UsageError("--store and --cache both name the study store; give one");
+    if (is_postgres_url(arguments.store.store)) options.store = arguments.store.store;
+    else if (!arguments.store.store.empty()) options.cache = arguments.store.store;
+    options.study = arguments.store.study;
+    options.lease_s = parse_duration(arguments.lease, "--lease");
+    if (options.jobs < (options.store.empty() ? 1 : 0))
+        throw UsageError(options.store.empty() ? "--jobs must be at least 1"
+                                               : "--jobs must be at least 0 (0: only workers evaluate)");
     if (options.measure_lanes < 1) throw UsageError("--measure-lanes must be at least 1");
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
     if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
@@ -172,7 +183,13 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_flag("--minimize", a->options.minimize,
                 "after the confirmation, remove the winner's changes that do not pay (delta debugging) and re-confirm");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
-    c->add_option("--jobs,-j", a->options.jobs, "builds at once (measurements still run one at a time)");
+    add_store_options(*c, a->store);
+    c->add_option("--jobs,-j", a->options.jobs,
+                  "builds at once (measurements still run one at a time); with --store URL: this process's "
+                  "worker threads, 0 for none");
+    c->add_option("--lease", a->lease, "with --store URL: the lease of this process's worker (default 60s)");
+    c->add_option("--queue-depth", a->options.queue_depth,
+                  "with --store URL: candidates kept queued for the workers at once (default 16)");
     c->add_option("--measure-lanes", a->options.measure_lanes,
                   "with reported timing: measure N candidates at once, lane i on GPU i (CUDA_VISIBLE_DEVICES=i)");
     c->add_option("--time-limit", a->time_limit, "stop proposing candidates after this long (90s, 5m, 1h30m)");

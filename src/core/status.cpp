@@ -8,7 +8,7 @@ namespace routetune {
 
 namespace {
 
-constexpr std::array<std::pair<Status, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 10> kNames{{
     {Status::Pending, "pending"},
     {Status::Ok, "ok"},
     {Status::Inaccurate, "inaccurate"},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<Status, std::string_view>, 9> kNames{{
     {Status::RunFailed, "run_failed"},
     {Status::RunCrashed, "run_crashed"},
     {Status::RunTimeout, "run_timeout"},
+    {Status::Abandoned, "abandoned"},
 }};
 
 }  // namespace

@@ -12,11 +12,11 @@
 
 namespace routetune {
 
-const std::array<Status, 9>& report_status_order() {
-    static const std::array<Status, 9> order{
+const std::array<Status, 10>& report_status_order() {
+    static const std::array<Status, 10> order{
         Status::Ok,        Status::Inaccurate, Status::BuildFailed,
         Status::BuildCrashed, Status::BuildTimeout, Status::RunFailed,
-        Status::RunCrashed, Status::RunTimeout, Status::Pending,
+        Status::RunCrashed, Status::RunTimeout, Status::Abandoned, Status::Pending,
     };
     return order;
 }

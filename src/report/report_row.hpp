@@ -33,7 +33,7 @@ struct ReportField {
 };
 
 /// Statuses in report order: ok first, the failures by stage, pending last.
-const std::array<Status, 9>& report_status_order();
+const std::array<Status, 10>& report_status_order();
 
 /// True when the timing holds a measurement (samples, or a positive median).
 bool has_timing(const TimingSummary& timing);

@@ -1,21 +1,25 @@
 // Opening a study store by its location: the one place that knows which backend serves which
-// location (a file path: SQLite). Also the exact text encoding of timing samples.
+// location (a postgresql:// URL: PostgreSQL; anything else is a file path: SQLite). Also the
+// exact text encoding of timing samples.
 #include "store/study_store.hpp"
 
 #include <charconv>
 #include <system_error>
 
 #include "routetune/error.hpp"
+#include "store/postgres/pg_study_store.hpp"
 #include "store/sqlite/sqlite_study_store.hpp"
 
 namespace routetune {
 
-std::unique_ptr<StudyStore> StudyStore::open(const std::filesystem::path& location) {
-    return SqliteStudyStore::open(location, false);
+std::unique_ptr<StudyStore> StudyStore::open(const StoreLocation& location) {
+    if (location.is_postgres()) return PgStudyStore::open(location, false);
+    return SqliteStudyStore::open(location.text, false);
 }
 
-std::unique_ptr<StudyStore> StudyStore::open_read_only(const std::filesystem::path& location) {
-    return SqliteStudyStore::open(location, true);
+std::unique_ptr<StudyStore> StudyStore::open_read_only(const StoreLocation& location) {
+    if (location.is_postgres()) return PgStudyStore::open(location, true);
+    return SqliteStudyStore::open(location.text, true);
 }
 
 std::string encode_samples(const std::vector<double>& samples) {
@@ -43,6 +47,26 @@ std::vector<double> decode_samples(std::string_view text) {
         pos = end + 1;
     }
     return samples;
+}
+
+Route parse_stored_route(const std::filesystem::path& store, const std::string& text) {
+    Route route;
+    std::size_t pos = 0;
+    bool canonical = true;
+    while (canonical && pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        std::size_t equals = text.find('=', pos);
+        canonical = equals > pos + 1 && equals + 1 < end && text[pos] == '-';
+        if (canonical) route.set(text.substr(pos, equals - pos), text.substr(equals + 1, end - equals - 1));
+        pos = end + 1;
+    }
+    if (canonical && route.to_string().size() == text.size()) return route;
+    try {
+        return Route::parse(text);
+    } catch (const std::exception& error) {
+        throw RuntimeFailure(store.string() + ": corrupt route '" + text + "' in the store: " + error.what());
+    }
 }
 
 void StudyStore::clear_log_tails(std::int64_t) {

@@ -1,7 +1,8 @@
 // The study store interface: a study's header, one record per evaluation (with its per-case
 // results), the interleaved confirmation and the outcome. Every record() is its own durable
 // transaction, so a kill -9 loses at most the evaluations in flight. Backends live below
-// (sqlite/: one file per study, the embedded default); no caller names a backend.
+// (sqlite/: one file per study, the embedded default; postgres/: one database of many studies,
+// shared by a coordinator and its workers); no caller names a backend.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "routetune/evaluation.hpp"
 #include "routetune/route.hpp"
+#include "store/store_location.hpp"
 #include "routetune/study.hpp"
 
 namespace routetune {
@@ -70,14 +72,24 @@ class StudyStore {
 public:
     virtual ~StudyStore() = default;
 
-    /// Opens the store at location for writing, creating it when absent and upgrading an older
-    /// schema; only one writer at a time. Throws UsageError for a foreign file or a newer
-    /// schema, RuntimeFailure when it cannot be opened or another writer holds it.
-    static std::unique_ptr<StudyStore> open(const std::filesystem::path& location);
+    /// Opens the store at location (a path: SQLite; a postgresql:// URL: PostgreSQL, study
+    /// location.study) for writing, creating it when absent and upgrading an older schema; only
+    /// one writer at a time. Throws UsageError for a foreign store or a newer schema,
+    /// RuntimeFailure when it cannot be opened or another writer holds it.
+    static std::unique_ptr<StudyStore> open(const StoreLocation& location);
     /// Opens an existing store for reading only (report, simulate); same errors; never creates.
-    static std::unique_ptr<StudyStore> open_read_only(const std::filesystem::path& location);
+    /// A database of several studies needs location.study.
+    static std::unique_ptr<StudyStore> open_read_only(const StoreLocation& location);
 
-    /// Where the store is, for messages (a file path).
+    /// Moves the study held here out of the way under its name + suffix, so that a new study of
+    /// the same name begins; false when the backend keeps one study per file (the caller moves
+    /// the file aside before opening instead).
+    virtual bool set_aside(const std::string& suffix) {
+        static_cast<void>(suffix);
+        return false;
+    }
+
+    /// Where the store is, for messages (a file path, or the URL without its password).
     virtual std::string location() const = 0;
     /// The schema version the store had when opened (0 for a new store).
     virtual int opened_schema_version() const = 0;
@@ -136,5 +148,10 @@ public:
 std::string encode_samples(const std::vector<double>& samples);
 /// The inverse of encode_samples; throws RuntimeFailure on malformed text.
 std::vector<double> decode_samples(std::string_view text);
+
+/// Reads route text from a store: canonical text (what Route::to_string wrote) is split
+/// directly, anything else goes through Route::parse; throws RuntimeFailure naming store when
+/// corrupt.
+Route parse_stored_route(const std::filesystem::path& store, const std::string& text);
 
 }  // namespace routetune

@@ -36,7 +36,7 @@ std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
     return store.read_note("metric").value_or("");
 }
 
-std::string load_study_metric(const std::filesystem::path& cache) {
+std::string load_study_metric(const StoreLocation& cache) {
     return StudyStore::open_read_only(cache)->read_note("metric").value_or("");
 }
 

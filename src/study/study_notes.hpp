@@ -3,6 +3,8 @@
 // that `report` gives back the same figures.
 #pragma once
 
+#include "store/store_location.hpp"
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -20,6 +22,6 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary);
 
 /// The loss metric a study's store names ("" when it names none).
-std::string load_study_metric(const std::filesystem::path& cache);
+std::string load_study_metric(const StoreLocation& cache);
 
 }  // namespace routetune

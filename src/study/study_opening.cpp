@@ -9,6 +9,7 @@
 
 #include "routetune/error.hpp"
 #include "eval/fingerprint.hpp"
+#include "study/study_runner.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
@@ -60,15 +61,23 @@ std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
 
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
     std::map<std::string, std::string> fingerprint = study_fingerprint(setup);
-    if (options.resume && !fs::exists(paths.cache))
-        throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
-                         " (drop --continue to start one, or name its store with --cache)");
-    if (!options.resume) move_study_aside(paths);
-    std::unique_ptr<StudyStore> store = StudyStore::open(paths.cache);
+    StoreLocation where = study_store_location(options, setup.spec.name, paths);
+    if (!where.is_postgres()) {
+        if (options.resume && !fs::exists(paths.cache))
+            throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
+                             " (drop --continue to start one, or name its store with --cache)");
+        if (!options.resume) move_study_aside(paths);
+    }
+    std::unique_ptr<StudyStore> store = StudyStore::open(where);
+    if (!options.resume && where.is_postgres() && store->read_header()) {
+        store->set_aside("." + timestamp_suffix() + ".old");
+        std::error_code ec;
+        if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + "." + timestamp_suffix() + ".old", ec);
+    }
     std::optional<StudyHeader> header = store->read_header();
     if (header) {
         if (header->expression != setup.expression.text || header->mode != setup.search) {
-            throw UsageError("--continue: " + paths.cache.string() + " holds a study of '" + header->expression +
+            throw UsageError("--continue: " + store->location() + " holds a study of '" + header->expression +
                              "' (search " + header->mode + "), not '" + setup.expression.text + "' (search " +
                              setup.search + "); drop --continue to start a new study");
         }

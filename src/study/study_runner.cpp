@@ -6,7 +6,10 @@
 // measures what the strategy proposes within the budget, committing each finished evaluation
 // before the next. (4) The best routes are confirmed interleaved with the default, and the
 // outcome is recorded. (5) Artifacts not worth keeping are deleted as soon as they drop out of
-// the running, and at the end.
+// the running, and at the end. With a shared store (--store postgresql://...) the executor
+// is the study's queue: workers anywhere (and --jobs threads of one in this process) evaluate
+// the candidates, up to --queue-depth of them queued at once; the default and the
+// confirmation stay here.
 #include "study/study_runner.hpp"
 
 #include <algorithm>
@@ -20,6 +23,7 @@
 #include "study/confirmation_runner.hpp"
 #include "study/interrupt_guard.hpp"
 #include "study/local_executor.hpp"
+#include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"
 #include "study/study_opening.hpp"
 #include "study/winner_minimizer.hpp"
@@ -41,11 +45,13 @@ std::size_t planned_evaluations(const StudySetup& setup) {
     return static_cast<std::size_t>(std::min(planned, budget));
 }
 
-SchedulerOptions scheduler_options(const Spec& spec, const TuneOptions& options) {
+SchedulerOptions scheduler_options(const Spec& spec, const TuneOptions& options, bool queued) {
     SchedulerOptions scheduler;
-    scheduler.jobs = static_cast<std::size_t>(std::max(options.jobs, 1));
+    scheduler.jobs = static_cast<std::size_t>(std::max(queued ? options.queue_depth : options.jobs, 1));
     scheduler.lanes = static_cast<std::size_t>(std::max(options.measure_lanes, 1));
-    scheduler.overlap = timing_source_traits(spec.timing.source).overlaps_builds;
+    // Queued candidates come back measured: taking results as they arrive never overlaps
+    // measurements on this machine.
+    scheduler.overlap = queued || timing_source_traits(spec.timing.source).overlaps_builds;
     return scheduler;
 }
 
@@ -56,7 +62,9 @@ StudyRunner::StudyRunner(StudySetup& setup, TuneOptions options, ProcessRunner& 
       options_(std::move(options)),
       runner_(runner),
       clock_(clock),
-      paths_(make_study_paths(setup.spec.dir, setup.spec.name, options_.cache)) {}
+      paths_(make_study_paths(setup.spec.dir, options_.study.empty() ? setup.spec.name : options_.study,
+                              options_.cache)),
+      where_(study_store_location(options_, setup.spec.name, paths_)) {}
 
 StudySummary StudyRunner::run() {
     InterruptGuard guard;
@@ -70,15 +78,26 @@ StudySummary StudyRunner::run() {
     std::unique_ptr<Strategy> strategy = make_strategy(
         setup_.search, setup_.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
     Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, runner_);
-    std::unique_ptr<EvaluationExecutor> executor =
-        executor_factory_ ? executor_factory_(evaluator) : std::make_unique<LocalExecutor>(evaluator);
+    std::unique_ptr<EvaluationExecutor> executor;
+    queue_ = nullptr;
+    if (where_.is_postgres()) {
+        std::int64_t last = 0;
+        for (const auto& e : ledger.evaluations()) last = std::max(last, e.id);
+        auto queue = std::make_unique<QueueExecutor>(evaluator, setup_, where_, last, options_.jobs, options_.lease_s);
+        queue_ = queue.get();
+        executor = std::move(queue);
+    } else {
+        executor = executor_factory_ ? executor_factory_(evaluator) : std::make_unique<LocalExecutor>(evaluator);
+    }
     Scheduler scheduler(*executor, *strategy, ledger, study_budget(spec.search.max_routes, spec.search.time_limit_s),
-                        clock_, scheduler_options(spec, options_));
+                        clock_, scheduler_options(spec, options_, queue_ != nullptr));
 
     if (!ledger.default_evaluation()) evaluate_default(scheduler, ledger);
     require_usable_default(ledger, *store, scheduler);
     RunBaseline baseline = make_run_baseline(spec, paths_);
-    if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(paths_.cache));
+    if (queue_) queue_->publish_baseline(baseline);
+    if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(where_.redacted()));
+    if (queue_) queue_->close();
     if (ledger.added() || !store->read_outcome()) confirm(evaluator, baseline, ledger, *store);
     keeper.finish(ledger.evaluations(), store->read_outcome());
     return summarize(ledger, keeper);
@@ -88,7 +107,7 @@ void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
     DefaultRecord record;
     RunBaseline golden = golden_baseline(setup_.spec);
     std::optional<Evaluation> e = scheduler.evaluate_default(golden, record);
-    if (!e) throw Interrupted("during the default route; " + ledger.remaining_text(paths_.cache));
+    if (!e) throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
     save_default_record(paths_, record);
     ledger.commit(std::move(*e));
 }
@@ -103,6 +122,7 @@ void StudyRunner::require_usable_default(const StudyLedger& ledger, StudyStore& 
                       ") and not every case has a golden reference: nothing can be validated";
     outcome.recorded_at = iso8601_utc_now();
     store.record_outcome(outcome);
+    if (queue_) queue_->close();  // workers stop; nothing queued is waited for
     scheduler.drain();
     throw RuntimeFailure(outcome.message);
 }
@@ -116,12 +136,12 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     if (options_.minimize)
         WinnerMinimizer(evaluator, baseline, setup_.spec.timing, pinned).shrink(outcome, *ledger.default_evaluation());
     if (interrupt_requested())
-        throw Interrupted("during the confirmation; " + ledger.remaining_text(paths_.cache));
+        throw Interrupted("during the confirmation; " + ledger.remaining_text(where_.redacted()));
     store.record_outcome(outcome);
 }
 
 StudySummary StudyRunner::summarize(const StudyLedger& ledger, const ArtifactKeeper& keeper) const {
-    StudySummary summary = load_study_summary(paths_.cache);
+    StudySummary summary = load_study_summary(where_);
     summary.wall_s = ledger.elapsed_s();
     summary.artifact_bytes = keeper.bytes_kept();
     summary.candidates_total = std::max(ledger.progress().planned, summary.evaluations.size());

@@ -14,12 +14,14 @@
 #include "eval/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
+#include "store/store_location.hpp"
 #include "util/clock.hpp"
 #include "util/process_runner.hpp"
 
 namespace routetune {
 
 class Scheduler;
+class QueueExecutor;
 
 /// Makes the executor a study's candidates are evaluated on (default: a LocalExecutor).
 using ExecutorFactory = std::function<std::unique_ptr<EvaluationExecutor>(const Evaluator&)>;
@@ -56,11 +58,17 @@ private:
     ProcessRunner& runner_;
     const Clock& clock_;
     StudyPaths paths_;
+    StoreLocation where_;             ///< the store: paths_.cache, or --store URL
+    QueueExecutor* queue_ = nullptr;  ///< the executor while run() uses the store's queue
     ProgressCallback progress_;
     ExecutorFactory executor_factory_;
 };
 
-/// The summary of the study stored at cache (report, and the end of tune).
-StudySummary load_study_summary(const std::filesystem::path& cache);
+/// The summary of the study stored at store (report, and the end of tune).
+StudySummary load_study_summary(const StoreLocation& store);
+
+/// Where options say the study lives: --store URL (the study --study, else the spec's name),
+/// else the SQLite file of paths.
+StoreLocation study_store_location(const TuneOptions& options, const std::string& spec_name, const StudyPaths& paths);
 
 }  // namespace routetune

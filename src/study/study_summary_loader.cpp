@@ -42,8 +42,14 @@ double evaluation_span_s(const std::vector<Evaluation>& evaluations) {
 
 }  // namespace
 
-StudySummary load_study_summary(const std::filesystem::path& cache) {
-    if (!std::filesystem::exists(cache)) throw UsageError("no study cache at " + cache.string());
+StoreLocation study_store_location(const TuneOptions& options, const std::string& spec_name, const StudyPaths& paths) {
+    if (!is_postgres_url(options.store)) return StoreLocation(paths.cache);
+    return StoreLocation(options.store, options.study.empty() ? spec_name : options.study);
+}
+
+StudySummary load_study_summary(const StoreLocation& cache) {
+    if (!cache.is_postgres() && !std::filesystem::exists(cache.text))
+        throw UsageError("no study cache at " + cache.text);
     std::unique_ptr<StudyStore> store = StudyStore::open_read_only(cache);
     StudySummary summary;
     if (auto header = store->read_header()) {

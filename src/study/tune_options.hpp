@@ -13,7 +13,11 @@ struct TuneOptions {
     std::string routes;                       ///< --routes
     std::filesystem::path routes_file;        ///< --routes-file
     std::string search;                       ///< --search
-    std::filesystem::path cache;              ///< --cache
+    std::filesystem::path cache;              ///< --cache (or --store PATH)
+    std::string store;                        ///< --store postgresql://...: the shared study store
+    std::string study;                        ///< --study (default: the spec's name)
+    double lease_s = 60;                      ///< --lease of the in-process worker (with --store URL)
+    int queue_depth = 16;                     ///< --queue-depth: candidates queued at once (with --store URL)
     bool resume = false;                      ///< --continue
     bool ignore_fingerprint = false;          ///< --ignore-fingerprint
     bool keep_artifacts = false;              ///< --keep-artifacts

@@ -22,7 +22,7 @@ const char* const kExpected = R"({
   "minimal": null,
   "outcome": "improved",
   "counts": {"ok": 3, "inaccurate": 1, "build_failed": 1, "build_crashed": 0, "build_timeout": 0,
-             "run_failed": 0, "run_crashed": 0, "run_timeout": 0, "pending": 1, "total": 6},
+             "run_failed": 0, "run_crashed": 0, "run_timeout": 0, "abandoned": 0, "pending": 1, "total": 6},
   "classes": [],
   "evaluations": [
     {"route": "", "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
@@ -75,7 +75,7 @@ TEST(SummaryJson, CountsEveryStatusIncludingZeros) {
     }
     Json counts = summary_to_json(s)["counts"];
     Json expected = Json::parse(R"({"ok": 1, "inaccurate": 0, "build_failed": 0, "build_crashed": 1,
-        "build_timeout": 1, "run_failed": 1, "run_crashed": 2, "run_timeout": 1, "pending": 0,
+        "build_timeout": 1, "run_failed": 1, "run_crashed": 2, "run_timeout": 1, "abandoned": 0, "pending": 0,
         "total": 7})");
     EXPECT_EQ(counts, expected) << counts.dump();
 }

@@ -125,7 +125,7 @@ TEST(MarkdownReport, EscapesAndTabulates) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find("| expression | -O=\\[2\\|3\\] -funroll-loops=\\[on\\|off\\] |\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("| run\\_crashed | 0 |\n| run\\_timeout | 0 |\n| pending | 1 |\n| total | 6 |\n"),
+    EXPECT_NE(text.find("| run\\_crashed | 0 |\n| run\\_timeout | 0 |\n| abandoned | 0 |\n| pending | 1 |\n| total | 6 |\n"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("Artifacts kept: 4.0 KiB.\n"), std::string::npos);

@@ -239,24 +239,4 @@ std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
     return outcome;
 }
 
-Route parse_stored_route(const std::filesystem::path& store, const std::string& text) {
-    Route route;
-    std::size_t pos = 0;
-    bool canonical = true;
-    while (canonical && pos < text.size()) {
-        std::size_t end = text.find(' ', pos);
-        if (end == std::string::npos) end = text.size();
-        std::size_t equals = text.find('=', pos);
-        canonical = equals > pos + 1 && equals + 1 < end && text[pos] == '-';
-        if (canonical) route.set(text.substr(pos, equals - pos), text.substr(equals + 1, end - equals - 1));
-        pos = end + 1;
-    }
-    if (canonical && route.to_string().size() == text.size()) return route;
-    try {
-        return Route::parse(text);
-    } catch (const std::exception& error) {
-        throw RuntimeFailure(store.string() + ": corrupt route '" + text + "' in the store: " + error.what());
-    }
-}
-
 }  // namespace routetune

@@ -61,8 +61,4 @@ private:
     bool done_ = false;
 };
 
-/// Reads route text from the store: canonical text (what Route::to_string wrote) is split
-/// directly, anything else goes through Route::parse; throws RuntimeFailure when corrupt.
-Route parse_stored_route(const std::filesystem::path& store, const std::string& text);
-
 }  // namespace routetune

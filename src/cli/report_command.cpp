@@ -9,6 +9,7 @@
 #include "routetune/error.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
+#include "util/output_path.hpp"
 
 namespace routetune::cli {
 
@@ -20,7 +21,16 @@ struct ReportArguments {
     std::string output;
 };
 
+// A report routetune wrote, in any format, holds one of these near its start.
+bool is_report(const std::filesystem::path& file) {
+    for (const char* marker : {"routetune study: ", "\"evaluations\"", "study "}) {
+        if (file_starts_with_marker(file, marker)) return true;
+    }
+    return false;
+}
+
 int run(const ReportArguments& a) {
+    if (!a.output.empty()) check_output_path(a.output, "--output", is_report);
     StudySummary summary = load_study_summary(a.cache);
     std::string metric;
     std::string text = render_summary(summary, a.format, metric);

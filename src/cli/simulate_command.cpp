@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
+#include "spec/value_ranges.hpp"
 #include "routetune/expression.hpp"
 #include "routetune/spec.hpp"
 #include "search/sim/simulation.hpp"
@@ -25,8 +26,8 @@ struct SimulateOptions {
     std::string cache;
     std::string spec;
     std::string search = "auto";
-    std::size_t budget = 100;
-    std::size_t seeds = 10;
+    std::string budget = "100";
+    std::string seeds = "10";
     double target = 0.95;
     bool json = false;
 };
@@ -59,8 +60,8 @@ Expression study_expression(const SimulateOptions& options, const StudyHeader& h
 }
 
 int run(const SimulateOptions& options) {
-    if (options.budget == 0) throw UsageError("--budget must be at least 1");
-    if (options.seeds == 0) throw UsageError("--seeds must be at least 1");
+    auto budget = static_cast<std::size_t>(parse_integer_option(options.budget, ranges::simulate_budget, "--budget"));
+    auto seeds = static_cast<std::size_t>(parse_integer_option(options.seeds, ranges::simulate_seeds, "--seeds"));
     if (!(options.target > 0 && options.target <= 1)) throw UsageError("--target must be in (0, 1]");
     std::unique_ptr<StudyStore> store = StudyStore::open_read_only(options.cache);
     StudyHeader header = store->read_header().value_or(StudyHeader{});
@@ -72,10 +73,10 @@ int run(const SimulateOptions& options) {
     }
     Expression expression = study_expression(options, header, record);
     SimulationOptions simulation;
-    simulation.budget = options.budget;
+    simulation.budget = budget;
     simulation.target = options.target;
     simulation.seeds.clear();
-    for (std::size_t s = 1; s <= options.seeds; ++s) simulation.seeds.push_back(s);
+    for (std::size_t s = 1; s <= seeds; ++s) simulation.seeds.push_back(s);
     std::vector<std::string> names;
     std::stringstream split(options.search);
     for (std::string name; std::getline(split, name, ',');) names.push_back(name);
@@ -99,7 +100,7 @@ int run(const SimulateOptions& options) {
     }
     if (options.json) {
         nlohmann::json out = {{"cache", options.cache},     {"expression", expression.text},
-                              {"evaluations", record.size()}, {"budget", options.budget},
+                              {"evaluations", record.size()}, {"budget", budget},
                               {"target", options.target},    {"strategies", strategies}};
         std::cout << out.dump(2) << "\n";
     }

@@ -4,6 +4,7 @@
 // --json, only the summary JSON) on stdout; --output copies the chosen artifact out.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -13,6 +14,7 @@
 #include "report/render.hpp"
 #include "report/expand_report.hpp"
 #include "routetune/error.hpp"
+#include "spec/value_ranges.hpp"
 
 namespace routetune::cli {
 
@@ -23,11 +25,30 @@ struct TuneArguments {
     TuneOptions options;
     bool dry_run = false;
     bool json = false;
-    std::string time_limit;
-    std::uint64_t max_routes = 0;
-    int mixed_max_knobs = 0;
-    std::uint64_t seed = 0;
+    std::optional<std::string> time_limit;
+    std::optional<std::string> max_routes;
+    std::optional<std::string> mixed_max_knobs;
+    std::optional<std::string> seed;
+    std::optional<std::string> jobs;
+    std::optional<std::string> measure_lanes;
 };
+
+// Every number of the command line is checked against the range its spec twin has.
+void apply_numbers(TuneArguments& a) {
+    TuneOptions& o = a.options;
+    if (a.time_limit) {
+        o.time_limit_s = parse_duration(*a.time_limit, "--time-limit");
+        if (!in_range(*o.time_limit_s, ranges::time_limit_s))
+            throw UsageError("--time-limit: " + *a.time_limit + " is not valid (expected " + describe(ranges::time_limit_s) + " s)");
+    }
+    if (a.max_routes) o.max_routes = parse_integer_option(*a.max_routes, ranges::max_routes, "--max-routes");
+    if (a.mixed_max_knobs)
+        o.mixed_max_knobs = static_cast<int>(parse_integer_option(*a.mixed_max_knobs, ranges::mixed_max_knobs, "--mixed-max-knobs"));
+    if (a.seed) o.seed = parse_integer_option(*a.seed, ranges::seed, "--seed");
+    if (a.jobs) o.jobs = static_cast<int>(parse_integer_option(*a.jobs, ranges::jobs, "--jobs"));
+    if (a.measure_lanes)
+        o.measure_lanes = static_cast<int>(parse_integer_option(*a.measure_lanes, ranges::measure_lanes, "--measure-lanes"));
+}
 
 int dry_run(const StudySetup& setup, const TuneArguments& arguments) {
     const std::string& search = setup.search;
@@ -89,9 +110,8 @@ void copy_output(const StudySummary& summary, const StudySetup& setup, const std
 int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
     options.command_line = joined_command_line();
-    if (!arguments.time_limit.empty()) options.time_limit_s = parse_duration(arguments.time_limit, "--time-limit");
-    if (options.jobs < 1) throw UsageError("--jobs must be at least 1");
-    if (options.measure_lanes < 1) throw UsageError("--measure-lanes must be at least 1");
+    apply_numbers(arguments);
+    if (!options.output.empty()) check_artifact_output(options.output);
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
     if (arguments.dry_run) return dry_run(setup, arguments);
 
@@ -132,21 +152,16 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_flag("--dry-run", a->dry_run, "print the candidates and run nothing");
     c->add_flag("--keep-artifacts", a->options.keep_artifacts, "keep every candidate's artifact (reports the bytes used)");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
-    c->add_option("--jobs,-j", a->options.jobs, "builds at once (measurements still run one at a time)");
-    c->add_option("--measure-lanes", a->options.measure_lanes,
+    c->add_option("--jobs,-j", a->jobs, "builds at once (measurements still run one at a time)");
+    c->add_option("--measure-lanes", a->measure_lanes,
                   "with reported timing: measure N candidates at once, lane i on GPU i (CUDA_VISIBLE_DEVICES=i)");
     c->add_option("--time-limit", a->time_limit, "stop proposing candidates after this long (90s, 5m, 1h30m)");
-    auto* max_routes = c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
-    auto* mixed = c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
-    auto* seed = c->add_option("--seed", a->seed, "seed of randomised strategies");
+    c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
+    c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
+    c->add_option("--seed", a->seed, "seed of randomised strategies");
     c->add_flag("--include-unsafe", a->options.include_unsafe, "let globs match knobs tagged unsafe");
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
-    c->callback([a, max_routes, mixed, seed, &action] {
-        if (max_routes->count()) a->options.max_routes = a->max_routes;
-        if (mixed->count()) a->options.mixed_max_knobs = a->mixed_max_knobs;
-        if (seed->count()) a->options.seed = a->seed;
-        action = [a] { return run(*a); };
-    });
+    c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 
 }  // namespace routetune::cli

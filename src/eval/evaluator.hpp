@@ -14,6 +14,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
+#include "spec/case_names.hpp"
 #include "study/study_paths.hpp"
 #include "util/process.hpp"
 
@@ -97,7 +98,5 @@ private:
     CommandRunner runner_;
 };
 
-/// A file-name-safe form of a case name ("typical", "case 2" -> "case_2").
-std::string case_file_stem(const std::string& case_name);
 
 }  // namespace routetune

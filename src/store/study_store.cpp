@@ -14,6 +14,11 @@ std::unique_ptr<StudyStore> StudyStore::open(const std::filesystem::path& locati
     return SqliteStudyStore::open(location, false);
 }
 
+std::unique_ptr<StudyStore> StudyStore::open_fresh(const std::filesystem::path& location,
+                                                   const std::vector<std::filesystem::path>& companions) {
+    return SqliteStudyStore::open_fresh(location, companions);
+}
+
 std::unique_ptr<StudyStore> StudyStore::open_read_only(const std::filesystem::path& location) {
     return SqliteStudyStore::open(location, true);
 }

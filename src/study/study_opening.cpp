@@ -1,7 +1,8 @@
 // A study's identity is its spec, expression, search and environment. Resuming under another
 // environment would mix numbers from two machines, so a changed fingerprint stops the run
 // (exit 3) unless the user says otherwise; a changed expression or search is a different
-// study. Starting afresh never destroys the old one: it is renamed with a timestamp.
+// study. Starting afresh never destroys the old one: the store renames it with a timestamp,
+// under the writer lock, so a study another process is writing is never touched.
 #include "study/study_opening.hpp"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 
 #include "routetune/error.hpp"
 #include "eval/fingerprint.hpp"
+#include "study/process_tracking.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
@@ -16,24 +18,6 @@ namespace routetune {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string timestamp_suffix() {
-    std::string stamp = iso8601_utc_now();
-    for (char& c : stamp) {
-        if (c == ':') c = '-';
-    }
-    return stamp;
-}
-
-void move_aside(const StudyPaths& paths) {
-    std::string suffix = "." + timestamp_suffix() + ".old";
-    std::error_code ec;
-    for (const char* extra : {"", "-wal", "-shm"}) {
-        fs::path file = paths.cache.string() + extra;
-        if (fs::exists(file, ec)) fs::rename(file, file.string() + suffix, ec);
-    }
-    if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
-}
 
 std::string environment_value(const char* name) {
     const char* value = std::getenv(name);
@@ -58,9 +42,10 @@ std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
 
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
     std::map<std::string, std::string> fingerprint = study_fingerprint(setup);
-    if (!options.resume && fs::exists(paths.cache)) move_aside(paths);
-    std::unique_ptr<StudyStore> store = StudyStore::open(paths.cache);
+    std::unique_ptr<StudyStore> store = options.resume ? StudyStore::open(paths.cache)
+                                                       : StudyStore::open_fresh(paths.cache, {paths.root});
     std::optional<StudyHeader> header = store->read_header();
+    if (options.resume) end_leftover_processes(*store);
     if (header) {
         if (header->expression != setup.expression.text || header->mode != setup.search) {
             throw UsageError("--continue: " + paths.cache.string() + " holds a study of '" + header->expression +

@@ -23,6 +23,7 @@
 #include "study/artifact_keeper.hpp"
 #include "study/confirmation_runner.hpp"
 #include "study/interrupt_guard.hpp"
+#include "study/process_tracking.hpp"
 #include "study/study_opening.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
@@ -86,7 +87,8 @@ StudySummary StudyRunner::run() {
     s.started_s = steady_now();
     s.strategy = make_strategy(setup_.search, setup_.expression,
                                StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
-    s.evaluator = std::make_unique<Evaluator>(spec, *setup_.adapter, setup_.catalog, paths_, runner_);
+    s.evaluator = std::make_unique<Evaluator>(spec, *setup_.adapter, setup_.catalog, paths_,
+                                              tracked_runner(runner_, *s.store));
     s.history.min_gain = spec.timing.min_gain;
     s.progress.planned = planned_evaluations(setup_);
     ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
@@ -156,6 +158,7 @@ StudySummary StudyRunner::run() {
         for (Route& route : s.strategy->propose(view, room)) {
             std::string phase = s.strategy->phase_of(route, view);
             view.observations.push_back(Observation{route, Status::Pending});
+            s.store->mark_pending(route, phase, iso8601_utc_now());
             const Evaluator* evaluator = s.evaluator.get();
             in_flight.emplace_back(route, std::async(std::launch::async, [evaluator, route, phase] {
                                        return evaluator->build(route, phase);
@@ -215,6 +218,7 @@ StudySummary StudyRunner::run() {
     if (!s.default_evaluation) {
         DefaultRecord record;
         refill(jobs - 1);
+        s.store->mark_pending(Route{}, "default", iso8601_utc_now());
         BuiltCandidate built = s.evaluator->build(Route{}, "default");
         if (overlap) refill(jobs);
         else

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -30,6 +31,7 @@
 
 #include "util/child_launch.hpp"
 #include "util/process_pipes.hpp"
+#include "util/process_tree.hpp"
 
 namespace routetune {
 namespace {
@@ -96,6 +98,12 @@ bool has_exited(pid_t pid, bool wait) {
     return info.si_pid == pid;
 }
 
+// A tag of this call for the child's environment: this process's tag and a counter.
+std::string next_call_tag() {
+    static std::atomic<unsigned long> counter{0};
+    return this_process_tag() + "." + std::to_string(counter++);
+}
+
 ProcessResult spawn_failure(std::string error) {
     ProcessResult result;
     result.outcome = ProcessOutcome::SpawnFailed;
@@ -107,9 +115,13 @@ ProcessResult spawn_failure(std::string error) {
 
 ProcessResult run_process(const ProcessSpec& spec) {
     if (spec.argv.empty() || spec.argv[0].empty()) return spawn_failure("empty command");
+    become_child_subreaper();
+    const std::string tag = next_call_tag();
     detail::LaunchPlan plan;
     plan.argv = spec.argv;
-    plan.envp = detail::merged_environment(spec.env);
+    std::map<std::string, std::string> env = spec.env;
+    env[kProcessTagVariable] = tag;
+    plan.envp = detail::merged_environment(env);
     plan.cwd = spec.cwd.string();
     plan.memory_limit_bytes = spec.memory_limit_bytes;
     plan.program = spec.argv[0];
@@ -125,6 +137,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     StdinFeed feed;
     Fd child_stdin, child_stdout, child_stderr;
     Capture out, err;
+    Fd stdout_sink;
     if (spec.stdin_data.empty()) {
         child_stdin.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));
     } else if (make_pipe(child_stdin, feed.fd)) {
@@ -132,13 +145,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
         set_nonblocking(feed.fd.get());
     }
     if (!spec.stdout_file.empty()) {
-        child_stdout.reset(open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (!child_stdout.open())
+        stdout_sink.reset(open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644));
+        if (!stdout_sink.open())
             return spawn_failure("cannot open '" + spec.stdout_file.string() + "' for the output: " +
                                  std::strerror(errno));
-    } else {
-        make_pipe(out.fd, child_stdout);
+        out.sink = stdout_sink.get();
     }
+    make_pipe(out.fd, child_stdout);
     make_pipe(err.fd, child_stderr);
     if (!child_stdin.open() || !child_stdout.open() || !child_stderr.open())
         return spawn_failure(std::string("cannot create the child's pipes: ") + std::strerror(errno));
@@ -151,6 +164,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     err.text = &result.err;
     err.truncated = &result.err_truncated;
     err.cap = spec.output_cap;
+    out.limit = err.limit = spec.output_limit_bytes;
 
     SigpipeBlock sigpipe_block;
     SteadyClock::time_point start = SteadyClock::now();
@@ -160,6 +174,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     child_stderr.reset();
     if (launched.pid < 0) return spawn_failure(launched.error);
     pid_t pid = launched.pid;
+    if (launched.error.empty() && spec.on_started) spec.on_started(pid);
     if (!launched.error.empty()) {
         unregister_group(pid);
         int status = 0;
@@ -172,9 +187,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (out.fd.open()) set_nonblocking(out.fd.get());
     set_nonblocking(err.fd.get());
     std::optional<SteadyClock::time_point> deadline;
+    // A timeout past 10^9 s (31 years) is no timeout the clock can hold; clamped, never overflowed.
     if (spec.timeout_s > 0)
         deadline = start + std::chrono::duration_cast<SteadyClock::duration>(
-                               std::chrono::duration<double>(spec.timeout_s));
+                               std::chrono::duration<double>(std::min(spec.timeout_s, 1e9)));
     bool timed_out = false;
     SteadyClock::time_point end;
     while (true) {
@@ -206,6 +222,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
         if (poll(fds, count, timeout_ms) < 0 && errno != EINTR) break;
         out.drain();
         err.drain();
+        if (out.exceeded || err.exceeded) {
+            end = SteadyClock::now();
+            break;
+        }
         if (feed.fd.open()) feed.write_some();
     }
     kill(-pid, SIGKILL);
@@ -216,10 +236,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
         reaped = waitpid(pid, &status, 0);
     } while (reaped < 0 && errno == EINTR);
     if (reaped < 0) result.error = std::string("cannot wait for the child: ") + std::strerror(errno);
+    end_tagged_processes(kProcessTagVariable, tag);
     if (end == SteadyClock::time_point{}) end = SteadyClock::now();
     out.drain();
     err.drain();
     result.wall_s = std::chrono::duration<double>(end - start).count();
+    result.output_exceeded = out.exceeded || err.exceeded;
     if (timed_out) {
         result.outcome = ProcessOutcome::TimedOut;
         result.signal = SIGKILL;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages routetune needs, only those missing (quick when all are there).
 set -euo pipefail
-packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
+packages=(g++ make cmake git clang-14 libclang-rt-14-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
           libgtest-dev libgmock-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do

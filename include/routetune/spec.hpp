@@ -43,7 +43,7 @@ struct RunSpec {
 
 /// [timing]
 struct TimingSpec {
-    std::string source = "process";       ///< "process" | "reported"
+    std::string source = "process";       ///< a name of routetune/timing.hpp: "process" | "reported" | "cpu"
     int warmup = 1;
     int repeats = 7;
     double min_gain = 0.02;               ///< a winner must be this much faster, with confidence

@@ -17,7 +17,7 @@
 
 #include "eval/accuracy.hpp"
 #include "spec/placeholders.hpp"
-#include "eval/reported_time.hpp"
+#include "eval/timing_source.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 #include "util/statistics.hpp"
@@ -29,8 +29,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kLogTail = 4096;
-// A time read from stdout sits at its end (trtexec's summary): keep more of it.
-constexpr std::size_t kReportedStdoutCap = 1 << 20;
 
 bool uses_placeholder(const std::vector<std::string>& argv, std::string_view name) {
     std::string token = "{" + std::string(name) + "}";
@@ -96,8 +94,15 @@ std::vector<double> add_cases(const std::vector<std::vector<double>>& per_case) 
 }  // namespace
 
 Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
-                     CommandRunner runner)
-    : spec_(spec), adapter_(adapter), catalog_(catalog), paths_(std::move(paths)), runner_(std::move(runner)) {}
+                     ProcessRunner& runner)
+    : spec_(spec),
+      adapter_(adapter),
+      catalog_(catalog),
+      paths_(std::move(paths)),
+      runner_(runner),
+      timing_(make_timing_source(spec.timing.source, adapter)) {}
+
+Evaluator::~Evaluator() = default;
 
 BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) const {
     BuiltCandidate built;
@@ -136,7 +141,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.output_cap = 64 << 10;
     process.output_limit_bytes = spec_.build.max_output_mb << 20;
     process.label = route.hash();
-    ProcessResult result = runner_(process);
+    ProcessResult result = runner_.run(process);
     e.build_s = result.wall_s;
     e.build_log_tail = tail_of(result.out + result.err, kLogTail);
     if (result.output_exceeded) {
@@ -206,11 +211,11 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     process.env = merged_environment(spec_.run.env, built.environment, values);
     process.timeout_s = run_timeout(test_case, baseline);
     process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
-    process.output_cap = spec_.timing.source == "reported" ? kReportedStdoutCap : 64 << 10;
+    process.output_cap = timing_source_traits(spec_.timing.source).stdout_cap;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     process.output_limit_bytes = spec_.run.max_output_mb << 20;
     process.label = built.evaluation.route.hash();
-    ProcessResult result = runner_(process);
+    ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = tail_of(result.err, kLogTail);
@@ -231,28 +236,18 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
         run.message = describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err);
         return run;
     }
-    run.output = read_file(output).value_or(uses_placeholder(spec_.run.command, "output") ? "" : result.out);
-    run.samples = {run.time_s};
-    if (spec_.timing.source == "reported") {
-        std::string error;
-        std::string metrics_text = read_file(metrics).value_or("");
-        std::optional<std::vector<double>> reported;
-        if (metrics_text.find_first_not_of(" \t\r\n") != std::string::npos) {
-            reported = parse_reported_times(metrics_text, &error);
-        } else {
-            bool to_file = !uses_placeholder(spec_.run.command, "output");
-            reported = adapter_.times_from_output(to_file ? read_file(output).value_or("") : result.out);
-            if (!reported) error = "wrote no {metrics} file and its stdout holds no time the " + adapter_.name() +
-                                   " adapter can read";
-        }
-        if (!reported) {
-            run.status = Status::RunFailed;
-            run.message = "case '" + test_case.name + "': " + error;
-            return run;
-        }
-        run.time_s = median(*reported);
-        run.samples = spec_.timing.reported_list == "samples" ? *reported : std::vector<double>{run.time_s};
+    bool output_named = uses_placeholder(spec_.run.command, "output");
+    run.output = read_file(output).value_or(output_named ? "" : result.out);
+    FinishedRun finished{result, metrics, [&] { return output_named ? result.out : read_file(output).value_or(""); }};
+    std::string error;
+    std::optional<std::vector<double>> times = timing_->times(finished, &error);
+    if (!times) {
+        run.status = Status::RunFailed;
+        run.message = "case '" + test_case.name + "': " + error;
+        return run;
     }
+    run.time_s = median(*times);
+    run.samples = spec_.timing.reported_list == "samples" ? *times : std::vector<double>{run.time_s};
     return run;
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,12 +17,11 @@
 #include "routetune/spec.hpp"
 #include "spec/case_names.hpp"
 #include "study/study_paths.hpp"
-#include "util/process.hpp"
+#include "util/process_runner.hpp"
 
 namespace routetune {
 
-/// Runs one process; tests inject fakes.
-using CommandRunner = std::function<ProcessResult(const ProcessSpec&)>;
+class TimingSource;
 
 /// A candidate after its build: ready to measure (status Pending) or already failed.
 struct BuiltCandidate {
@@ -63,7 +63,9 @@ class Evaluator {
 public:
     /// An evaluator for spec's commands with adapter's routes; runner runs every process.
     Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
-              CommandRunner runner = run_process);
+              ProcessRunner& runner = real_process_runner());
+
+    ~Evaluator();
 
     /// Builds route (phase recorded as given) in a fresh scratch folder. Thread-safe.
     BuiltCandidate build(const Route& route, const std::string& phase) const;
@@ -95,7 +97,8 @@ private:
     const Adapter& adapter_;
     const Catalog& catalog_;
     StudyPaths paths_;
-    CommandRunner runner_;
+    ProcessRunner& runner_;
+    std::unique_ptr<TimingSource> timing_;
 };
 
 

@@ -13,6 +13,7 @@
 #include "spec/spec_sections.hpp"
 #include "util/excerpt.hpp"
 #include "routetune/error.hpp"
+#include "routetune/timing.hpp"
 #include "util/bounded_read.hpp"
 #include "util/sha256.hpp"
 
@@ -88,7 +89,7 @@ void read_timing(Spec& spec, const TomlSection& root) {
     auto section = root.table("timing");
     if (!section) return;
     section->check_keys({"source", "warmup", "repeats", "min_gain", "confirm_rounds", "confirm_top", "reported_list"});
-    if (auto value = section->choice("source", {"process", "reported"})) spec.timing.source = *value;
+    if (auto value = section->choice("source", timing_source_names())) spec.timing.source = *value;
     if (auto value = section->choice("reported_list", {"median", "samples"})) spec.timing.reported_list = *value;
     if (auto value = section->integer_in("warmup", ranges::warmup)) spec.timing.warmup = static_cast<int>(*value);
     if (auto value = section->integer_in("repeats", ranges::repeats)) spec.timing.repeats = static_cast<int>(*value);

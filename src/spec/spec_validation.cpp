@@ -11,6 +11,7 @@
 #include "spec/placeholders.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
+#include "routetune/timing.hpp"
 
 namespace routetune {
 
@@ -112,8 +113,8 @@ void validate_placeholders(const Spec& spec, const TomlSection& root) {
     bool time_on_stdout = std::any_of(spec_adapter_defaults().begin(), spec_adapter_defaults().end(), [&](const auto& d) {
         return d.adapter == spec.compiler.adapter && d.time_on_stdout;
     });
-    if (spec.timing.source == "reported" && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {
-        run_section->fail("command", "[timing] source = \"reported\" needs {metrics} in the run command, its env "
+    if (timing_source_traits(spec.timing.source).reads_metrics && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {
+        run_section->fail("command", "[timing] source = \"" + spec.timing.source + "\" needs {metrics} in the run command, its env "
                                      "or every case's args: the program writes {\"time_ms\": ...} there");
     }
 }

@@ -1,9 +1,12 @@
 // Confirmation order: one warm-up pass over every route (when the spec has warm-ups), then
 // rounds of D C1 C2 ... Ck, so that slow drift of the machine (thermal state, a neighbour's
-// load) lands on the default and on every candidate alike. Each route's artifact is reused when kept and unchanged, rebuilt
-// otherwise; a route whose rebuild or run fails now is dropped from the running with a note.
+// load) lands on the default and on every candidate alike. Each route's artifact is reused
+// when kept and unchanged, rebuilt otherwise; a route whose rebuild or run fails now is
+// dropped from the running with a note. The winner is the route whose bootstrap interval of
+// the speedup clears 1 + min_gain (selection.hpp).
 #include "study/confirmation_runner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -35,42 +38,48 @@ BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
     return built;
 }
 
-StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
-                                        const Evaluation& default_evaluation) {
-    StudyOutcome outcome;
-    outcome.recorded_at = iso8601_utc_now();
-    if (default_evaluation.status != Status::Ok) {
-        auto fastest = fastest_eligible(evaluations);
-        if (!fastest) {
-            outcome.outcome = "no-eligible-route";
-            outcome.message = "no route, the default included, built, ran and passed accuracy";
-            return outcome;
-        }
-        outcome.outcome = "improved";
-        outcome.winner = fastest->route;
-        outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
-        outcome.artifact_path = fastest->artifact_path;
-        outcome.artifact_sha256 = fastest->artifact_sha256;
-        outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) +
-                          "; the fastest eligible route wins, with no speedup to report";
+namespace {
+
+// The outcome when the default itself failed: the fastest eligible route, with no speedup.
+StudyOutcome without_default(const std::vector<Evaluation>& evaluations, const Evaluation& default_evaluation,
+                             StudyOutcome outcome) {
+    auto fastest = fastest_eligible(evaluations);
+    if (!fastest) {
+        outcome.outcome = "no-eligible-route";
+        outcome.message = "no route, the default included, built, ran and passed accuracy";
         return outcome;
     }
-    std::vector<Evaluation> top =
-        confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
-    if (top.empty()) {
-        outcome.outcome = "default-stays";
-        outcome.message = "no route's median was " + percent(1 + timing_.min_gain) + " the default's or better";
-        return outcome;
+    outcome.outcome = "improved";
+    outcome.winner = fastest->route;
+    outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
+    outcome.artifact_path = fastest->artifact_path;
+    outcome.artifact_sha256 = fastest->artifact_sha256;
+    outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) +
+                      "; the fastest eligible route wins, with no speedup to report";
+    return outcome;
+}
+
+std::string joined_notes(const std::vector<std::string>& dropped) {
+    std::string notes = dropped.empty() ? "" : "; dropped: ";
+    for (std::size_t i = 0; i < dropped.size(); ++i) notes += (i ? ", " : "") + dropped[i];
+    return notes;
+}
+
+std::string best_confirmed(const std::vector<Confirmation>& confirmations) {
+    const Confirmation* top = nullptr;
+    for (const auto& c : confirmations) {
+        if (!top || c.speedup > top->speedup) top = &c;
     }
-    std::vector<BuiltCandidate> routes{ready(default_evaluation)};
-    std::vector<std::string> dropped;
-    for (const auto& e : top) {
-        BuiltCandidate built = ready(e);
-        if (built.evaluation.status == Status::Pending) routes.push_back(std::move(built));
-        else dropped.push_back(e.route.to_string() + " (rebuild " + std::string(to_string(built.evaluation.status)) + ")");
-    }
+    if (!top) return "";
+    return "; best confirmed " + percent(top->speedup) + " [" + percent(top->ci_low) + ", " + percent(top->ci_high) + "]";
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> ConfirmationRunner::interleave(const std::vector<BuiltCandidate>& routes,
+                                                                std::vector<bool>& alive,
+                                                                std::vector<std::string>& dropped) const {
     std::vector<std::vector<double>> samples(routes.size());
-    std::vector<bool> alive(routes.size(), true);
     int rounds = std::max(timing_.confirm_rounds, 1);
     int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
     for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
@@ -86,34 +95,53 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
         }
         if (!alive[0]) break;
     }
+    return samples;
+}
+
+StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
+                                        const Evaluation& default_evaluation) {
+    StudyOutcome outcome;
+    outcome.recorded_at = iso8601_utc_now();
+    if (default_evaluation.status != Status::Ok) return without_default(evaluations, default_evaluation, outcome);
+    std::vector<Evaluation> top =
+        confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
+    if (top.empty()) {
+        outcome.outcome = "default-stays";
+        outcome.message = "no route's median was " + percent(1 + timing_.min_gain) + " the default's or better";
+        return outcome;
+    }
+    std::vector<BuiltCandidate> routes{ready(default_evaluation)};
+    std::vector<std::string> dropped;
+    for (const auto& e : top) {
+        BuiltCandidate built = ready(e);
+        if (built.evaluation.status == Status::Pending) routes.push_back(std::move(built));
+        else dropped.push_back(e.route.to_string() + " (rebuild " + std::string(to_string(built.evaluation.status)) + ")");
+    }
+    std::vector<bool> alive(routes.size(), true);
+    std::vector<std::vector<double>> samples = interleave(routes, alive, dropped);
     StudyConfirmation record;
-    record.rounds = rounds;
+    record.rounds = std::max(timing_.confirm_rounds, 1);
     record.recorded_at = iso8601_utc_now();
     std::vector<Confirmation> confirmations;
     for (std::size_t i = 0; i < routes.size(); ++i) {
         if (!alive[i] || samples[i].empty() || samples[0].empty()) continue;
         Confirmation c = make_confirmation(routes[i].evaluation.route, samples[0], samples[i]);
-        ConfirmedRoute row{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high};
-        record.routes.push_back(row);
+        record.routes.push_back(ConfirmedRoute{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high});
         if (i > 0) confirmations.push_back(c);
     }
     store.record_confirmation(record);
-    std::optional<Confirmation> winner = pick_winner(confirmations, timing_.min_gain);
-    std::string notes = dropped.empty() ? "" : "; dropped: ";
-    for (std::size_t i = 0; i < dropped.size(); ++i) notes += (i ? ", " : "") + dropped[i];
+    return conclude(pick_winner(confirmations, timing_.min_gain), confirmations, routes, joined_notes(dropped),
+                    std::move(outcome));
+}
+
+StudyOutcome ConfirmationRunner::conclude(const std::optional<Confirmation>& winner,
+                                          const std::vector<Confirmation>& confirmations,
+                                          const std::vector<BuiltCandidate>& routes, const std::string& notes,
+                                          StudyOutcome outcome) const {
     if (!winner) {
         outcome.outcome = "default-stays";
-        std::string best;
-        const Confirmation* top_speedup = nullptr;
-        for (const auto& c : confirmations) {
-            if (!top_speedup || c.speedup > top_speedup->speedup) top_speedup = &c;
-        }
-        if (top_speedup) {
-            best = "; best confirmed " + percent(top_speedup->speedup) + " [" + percent(top_speedup->ci_low) + ", " +
-                   percent(top_speedup->ci_high) + "]";
-        }
         outcome.message = "no route beat the default by " + percent(1 + timing_.min_gain) +
-                          " with 95% confidence in the interleaved confirmation" + best + notes;
+                          " with 95% confidence in the interleaved confirmation" + best_confirmed(confirmations) + notes;
         return outcome;
     }
     outcome.outcome = "improved";
@@ -127,7 +155,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
             outcome.artifact_sha256 = built.evaluation.artifact_sha256;
         }
     }
-    outcome.message = "confirmed over " + std::to_string(rounds) + " interleaved rounds" + notes;
+    outcome.message = "confirmed over " + std::to_string(std::max(timing_.confirm_rounds, 1)) + " interleaved rounds" + notes;
     return outcome;
 }
 

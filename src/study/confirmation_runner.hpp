@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ public:
 
 private:
     BuiltCandidate ready(const Evaluation& e) const;
+    std::vector<std::vector<double>> interleave(const std::vector<BuiltCandidate>& routes, std::vector<bool>& alive,
+                                                std::vector<std::string>& dropped) const;
+    StudyOutcome conclude(const std::optional<Confirmation>& winner, const std::vector<Confirmation>& confirmations,
+                          const std::vector<BuiltCandidate>& routes, const std::string& notes,
+                          StudyOutcome outcome) const;
 
     const Evaluator& evaluator_;
     const RunBaseline& baseline_;

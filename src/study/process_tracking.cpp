@@ -7,19 +7,18 @@
 
 namespace routetune {
 
-CommandRunner tracked_runner(CommandRunner inner, StudyStore& store) {
-    return [inner = std::move(inner), &store](const ProcessSpec& spec) {
-        if (spec.label.empty()) return inner(spec);
-        ProcessSpec tracked = spec;
-        tracked.env[kEvaluationTagVariable] = this_process_tag() + ":" + spec.label;
-        std::string label = spec.label;
-        auto earlier = spec.on_started;
-        tracked.on_started = [&store, label, earlier](int pgid) {
-            if (earlier) earlier(pgid);
-            store.note_process(label, pgid, process_start_ticks(pgid));
-        };
-        return inner(tracked);
+ProcessResult TrackingProcessRunner::run(const ProcessSpec& spec) {
+    if (spec.label.empty()) return inner_.run(spec);
+    ProcessSpec tracked = spec;
+    tracked.env[kEvaluationTagVariable] = this_process_tag() + ":" + spec.label;
+    StudyStore& store = store_;
+    std::string label = spec.label;
+    auto earlier = spec.on_started;
+    tracked.on_started = [&store, label, earlier](int pgid) {
+        if (earlier) earlier(pgid);
+        store.note_process(label, pgid, process_start_ticks(pgid));
     };
+    return inner_.run(tracked);
 }
 
 std::size_t end_leftover_processes(const StudyStore& store) {

@@ -1,44 +1,40 @@
 // The tune loop: evaluate the default route, then what the strategy proposes within the
-// budget (builds in parallel, measurements one at a time), record every finished evaluation
-// before the next begins, confirm the best routes interleaved with the default, and keep or
-// delete artifacts.
+// budget (the Scheduler: builds in parallel, measurements one at a time), record every
+// finished evaluation before the next begins, confirm the best routes interleaved with the
+// default, and keep or delete artifacts.
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
-#include <string>
 
 #include "routetune/study.hpp"
 #include "eval/evaluator.hpp"
+#include "study/evaluation_executor.hpp"
+#include "study/study_ledger.hpp"
 #include "study/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
+#include "util/clock.hpp"
+#include "util/process_runner.hpp"
 
 namespace routetune {
 
-/// Progress as the study goes, for the live line and logs.
-struct StudyProgress {
-    std::size_t done = 0;            ///< evaluations finished, the default included
-    std::size_t planned = 0;         ///< candidates planned when known (0: unknown)
-    std::map<Status, std::size_t> counts;  ///< finished evaluations by status
-    double best_speedup = 1;         ///< by search medians
-    double elapsed_s = 0;
-    std::string last_route;
-    std::string last_status;
-};
+class Scheduler;
 
-/// Receives progress after each evaluation (and a final call with done set to the total).
-using ProgressCallback = std::function<void(const StudyProgress&)>;
+/// Makes the executor a study's candidates are evaluated on (default: a LocalExecutor).
+using ExecutorFactory = std::function<std::unique_ptr<EvaluationExecutor>(const Evaluator&)>;
 
 /// Runs one study.
 class StudyRunner {
 public:
-    /// A runner over setup; every process goes through runner (tests inject fakes).
-    StudyRunner(StudySetup& setup, TuneOptions options, CommandRunner runner = run_process);
+    /// A runner over setup; every process goes through runner, every time through clock.
+    StudyRunner(StudySetup& setup, TuneOptions options, ProcessRunner& runner = real_process_runner(),
+                const Clock& clock = real_clock());
 
     /// Sets the progress receiver.
     void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
+    /// Sets where candidates are evaluated (the default: this machine).
+    void use_executor(ExecutorFactory factory) { executor_factory_ = std::move(factory); }
 
     /// Runs (or with options.resume continues) the study and returns its summary. Throws
     /// FingerprintMismatch, UsageError (a --continue whose search differs), Interrupted (state
@@ -50,13 +46,18 @@ public:
     const StudyPaths& paths() const { return paths_; }
 
 private:
-    struct State;
+    void evaluate_default(Scheduler& scheduler, StudyLedger& ledger);
+    void require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler);
+    void confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger, StudyStore& store);
+    StudySummary summarize(const StudyLedger& ledger, const ArtifactKeeper& keeper) const;
 
     StudySetup& setup_;
     TuneOptions options_;
-    CommandRunner runner_;
+    ProcessRunner& runner_;
+    const Clock& clock_;
     StudyPaths paths_;
     ProgressCallback progress_;
+    ExecutorFactory executor_factory_;
 };
 
 /// The summary of the study stored at cache (report, and the end of tune).

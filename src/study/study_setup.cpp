@@ -5,6 +5,7 @@
 
 #include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
+#include "routetune/timing.hpp"
 
 namespace routetune {
 
@@ -26,7 +27,7 @@ StudySetup prepare_study(Spec spec, const TuneOptions& options) {
     if (!options.routes.empty() && !options.routes_file.empty())
         throw UsageError("give either --routes or --routes-file, not both");
 
-    if (options.measure_lanes > 1 && spec.timing.source != "reported") {
+    if (options.measure_lanes > 1 && !timing_source_traits(spec.timing.source).overlaps_builds) {
         throw UsageError("--measure-lanes " + std::to_string(options.measure_lanes) +
                          ": lanes measure on separate GPUs, which needs [timing] source = \"reported\" "
                          "(process timing measures on the shared CPU: one lane)");

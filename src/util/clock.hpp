@@ -27,6 +27,10 @@ public:
     void advance(double seconds) {
         if (seconds > 0) now_ += seconds;
     }
+    /// Moves the time forward to time_s (an earlier time is ignored).
+    void advance_to(double time_s) {
+        if (time_s > now_) now_ = time_s;
+    }
 
 private:
     double now_;

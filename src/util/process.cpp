@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -231,10 +232,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
     kill(-pid, SIGKILL);
     unregister_group(pid);
     int status = 0;
+    struct rusage usage {};
     pid_t reaped;
     do {
-        reaped = waitpid(pid, &status, 0);
+        reaped = wait4(pid, &status, 0, &usage);
     } while (reaped < 0 && errno == EINTR);
+    result.user_s = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+    result.system_s = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
     if (reaped < 0) result.error = std::string("cannot wait for the child: ") + std::strerror(errno);
     end_tagged_processes(kProcessTagVariable, tag);
     if (end == SteadyClock::time_point{}) end = SteadyClock::now();

@@ -37,6 +37,8 @@ struct ProcessResult {
     int exit_code = -1;              ///< valid when Exited
     int signal = 0;                  ///< valid when Signaled
     double wall_s = 0;               ///< from spawn to reap
+    double user_s = 0;               ///< user CPU time of the child and the children it waited for (wait4)
+    double system_s = 0;             ///< system CPU time, likewise
     std::string out;                 ///< stdout (capped; empty when stdout_file was set)
     std::string err;                 ///< stderr (capped)
     bool out_truncated = false;

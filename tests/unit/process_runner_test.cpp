@@ -1,45 +1,44 @@
-// The ProcessRunner seam: the real runner starts processes, the fake records and answers.
+// The ProcessRunner seam: the real runner starts processes; the fake (fake_command_runner.hpp)
+// starts none and answers builds and runs from a script.
 #include "util/process_runner.hpp"
 
 #include <gtest/gtest.h>
+
+#include "unit/fake_command_runner.hpp"
+#include "util/files.hpp"
 
 namespace routetune {
 namespace {
 
 TEST(RealProcessRunner, RunsTheProcess) {
-    RealProcessRunner runner;
     ProcessSpec spec;
     spec.argv = {"/bin/sh", "-c", "echo real; exit 4"};
-    ProcessResult result = runner.run(spec);
+    ProcessResult result = real_process_runner().run(spec);
     EXPECT_EQ(result.outcome, ProcessOutcome::Exited);
     EXPECT_EQ(result.exit_code, 4);
     EXPECT_EQ(result.out, "real\n");
 }
 
-TEST(FakeProcessRunner, DefaultAnswerIsSuccessAndCallsAreRecorded) {
-    FakeProcessRunner runner;
-    ProcessSpec spec;
-    spec.argv = {"gcc", "-O2"};
-    EXPECT_TRUE(runner.run(spec).succeeded());
-    spec.argv = {"./a.out"};
-    EXPECT_TRUE(runner.run(spec).succeeded());
-    ASSERT_EQ(runner.calls().size(), 2u);
-    EXPECT_EQ(runner.calls()[0].argv, (std::vector<std::string>{"gcc", "-O2"}));
-    EXPECT_EQ(runner.calls()[1].argv, (std::vector<std::string>{"./a.out"}));
-}
-
-TEST(FakeProcessRunner, AnswersFromTheResponder) {
-    FakeProcessRunner runner([](const ProcessSpec& spec) {
-        return spec.argv[0] == "gcc" ? exited_with(1, "", "error: bad flag") : exited_with(0, "42\n");
-    });
+TEST(FakeCommandRunner, ABuildWritesItsFlagsAndARunOfTheArtifactAnswersForThem) {
+    auto dir = make_scratch_folder(std::filesystem::temp_directory_path(), "routetune-fake-");
+    fake::CommandRunner runner;
+    runner.routes["-a=1"].outputs[""] = "7\n";
+    runner.routes["-a=1"].run_s = 0.25;
     ProcessSpec build;
-    build.argv = {"gcc"};
-    ProcessResult failed = runner.run(build);
-    EXPECT_EQ(failed.exit_code, 1);
-    EXPECT_EQ(failed.err, "error: bad flag");
+    build.argv = {"fakecc", "-a=1", "-o", (dir / "artifact").string()};
+    EXPECT_TRUE(runner.run(build).succeeded());
     ProcessSpec run;
-    run.argv = {"prog"};
-    EXPECT_EQ(runner.run(run).out, "42\n");
+    run.argv = {(dir / "artifact").string()};
+    ProcessResult result = runner.run(run);
+    EXPECT_EQ(result.out, "7\n");
+    EXPECT_DOUBLE_EQ(result.wall_s, 0.25);
+    EXPECT_DOUBLE_EQ(runner.take_elapsed(), 1.25) << "a build of 1 s, a run of 0.25 s";
+    run.timeout_s = 0.1;
+    EXPECT_EQ(runner.run(run).outcome, ProcessOutcome::TimedOut);
+    ASSERT_EQ(runner.calls().size(), 3u);
+    EXPECT_TRUE(runner.calls()[0].build);
+    EXPECT_EQ(runner.calls()[1].flags, "-a=1");
+    remove_tree_quietly(dir);
 }
 
 }  // namespace

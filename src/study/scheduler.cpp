@@ -1,0 +1,167 @@
+// How the scheduler overlaps work. Builds run up to `jobs` at a time. With process timing
+// (overlap off) no build runs during a measurement: builds and measurements alternate in
+// batches, the batch's builds all finished before its first measurement, measured in the
+// order they were proposed. With overlap (reported timing) the front build's measurement
+// starts as soon as it is built, and builds keep running ahead by at most `jobs`. With
+// lanes, each free lane takes the oldest finished build, its runs pinned with
+// CUDA_VISIBLE_DEVICES=lane; finished lanes are committed one at a time, in start order.
+// Before every proposal the budget is asked how many candidates may still start: finished
+// candidates plus those in flight count against max_routes, and the clock against the time
+// limit. Routes in flight are pending in the history the strategy sees, so nothing is
+// proposed twice and a strategy's later phase waits for the earlier one.
+#include "study/scheduler.hpp"
+
+#include <algorithm>
+
+#include "study/interrupt_guard.hpp"
+
+namespace routetune {
+
+Budget study_budget(std::uint64_t max_routes, double time_limit_s) {
+    Budget budget;
+    budget.max_routes = static_cast<std::size_t>(max_routes);
+    if (time_limit_s > 0) budget.time_limit_s = time_limit_s;
+    return budget;
+}
+
+Scheduler::Scheduler(EvaluationExecutor& executor, Strategy& strategy, StudyLedger& ledger, Budget budget,
+                     const Clock& clock, SchedulerOptions options)
+    : executor_(executor), strategy_(strategy), ledger_(ledger), budget_(budget), clock_(clock), options_(options) {
+    options_.jobs = std::max<std::size_t>(options_.jobs, 1);
+    options_.lanes = std::max<std::size_t>(options_.lanes, 1);
+    lane_busy_.assign(options_.lanes, false);
+}
+
+Scheduler::~Scheduler() {
+    try {
+        drain();
+    } catch (...) {
+    }
+}
+
+std::size_t Scheduler::room(std::size_t target) const {
+    std::size_t want = target > building_.size() ? target - building_.size() : 0;
+    std::size_t used = ledger_.candidates_done() + building_.size() + measuring_.size();
+    return budget_.next_batch(want, used, clock_.now_s() - ledger_.started_s());
+}
+
+void Scheduler::refill(std::size_t target) {
+    std::size_t count = room(target);
+    if (count == 0 || interrupt_requested()) return;
+    SearchHistory view = ledger_.history();
+    for (const auto& building : building_) view.observations.push_back(Observation{building.route, Status::Pending});
+    for (const auto& route : measuring_) view.observations.push_back(Observation{route, Status::Pending});
+    if (!ledger_.default_evaluation()) view.observations.push_back(Observation{Route{}, Status::Pending});
+    for (Route& route : strategy_.propose(view, count)) {
+        std::string phase = strategy_.phase_of(route, view);
+        view.observations.push_back(Observation{route, Status::Pending});
+        ledger_.mark_started(route, phase);
+        JobId job = executor_.start_build(route, phase);
+        building_.push_back(Building{std::move(route), job});
+    }
+}
+
+void Scheduler::wait_for_builds() {
+    for (const auto& building : building_) executor_.wait(building.job);
+}
+
+std::optional<Evaluation> Scheduler::evaluate_default(const RunBaseline& golden, DefaultRecord& record) {
+    refill(options_.jobs - 1);
+    ledger_.mark_started(Route{}, "default");
+    BuiltCandidate built = executor_.take_build(executor_.start_build(Route{}, "default"));
+    if (options_.overlap) refill(options_.jobs);
+    else wait_for_builds();
+    Evaluation e = executor_.take_measurement(executor_.start_measure(std::move(built), golden, &record));
+    if (!interrupt_requested()) return e;
+    drain();
+    return std::nullopt;
+}
+
+bool Scheduler::search(const RunBaseline& baseline) {
+    baseline_ = &baseline;
+    while (!interrupt_requested()) {
+        if (options_.overlap || building_.empty()) refill(options_.jobs);
+        if (options_.lanes > 1) {
+            if (building_.empty() && lane_runs_.empty()) break;
+            step_lanes();
+            continue;
+        }
+        if (building_.empty()) break;
+        if (options_.overlap) {
+            measure_front();
+            continue;
+        }
+        wait_for_builds();
+        while (!building_.empty() && !interrupt_requested()) measure_front();
+    }
+    if (!interrupt_requested()) return true;
+    drain();
+    return false;
+}
+
+void Scheduler::measure_front() {
+    BuiltCandidate built = executor_.take_build(building_.front().job);
+    measuring_.push_back(building_.front().route);
+    building_.pop_front();
+    if (options_.overlap) refill(options_.jobs);
+    if (interrupt_requested()) return;
+    ledger_.commit(executor_.take_measurement(executor_.start_measure(std::move(built), *baseline_, nullptr)));
+    measuring_.clear();
+}
+
+void Scheduler::step_lanes() {
+    bool started = start_on_free_lanes();
+    bool collected = collect_finished_lanes();
+    if (started || collected || interrupt_requested()) return;
+    std::vector<JobId> watch;
+    for (const auto& run : lane_runs_) watch.push_back(run.job);
+    bool lane_free = std::find(lane_busy_.begin(), lane_busy_.end(), false) != lane_busy_.end();
+    if (lane_free && !building_.empty()) watch.push_back(building_.front().job);
+    if (!watch.empty()) executor_.wait_any(watch);
+}
+
+bool Scheduler::start_on_free_lanes() {
+    bool started = false;
+    for (std::size_t lane = 0; lane < options_.lanes && !building_.empty() && !interrupt_requested(); ++lane) {
+        if (lane_busy_[lane]) continue;
+        if (!executor_.finished(building_.front().job) && !lane_runs_.empty()) break;
+        BuiltCandidate built = executor_.take_build(building_.front().job);
+        Route route = building_.front().route;
+        building_.pop_front();
+        built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
+        measuring_.push_back(route);
+        lane_busy_[lane] = true;
+        lane_runs_.push_back(LaneRun{route, lane, executor_.start_measure(std::move(built), *baseline_, nullptr)});
+        started = true;
+        refill(options_.jobs);
+    }
+    return started;
+}
+
+bool Scheduler::collect_finished_lanes() {
+    bool collected = false;
+    for (auto it = lane_runs_.begin(); it != lane_runs_.end();) {
+        if (!executor_.finished(it->job)) {
+            ++it;
+            continue;
+        }
+        Evaluation e = executor_.take_measurement(it->job);
+        lane_busy_[it->lane] = false;
+        measuring_.erase(std::find(measuring_.begin(), measuring_.end(), it->route));
+        it = lane_runs_.erase(it);
+        ledger_.commit(std::move(e));
+        collected = true;
+    }
+    return collected;
+}
+
+void Scheduler::drain() {
+    for (const auto& building : building_) executor_.take_build(building.job);
+    building_.clear();
+    for (const auto& run : lane_runs_) executor_.take_measurement(run.job);
+    lane_runs_.clear();
+    measuring_.clear();
+    lane_busy_.assign(options_.lanes, false);
+}
+
+}  // namespace routetune

@@ -1,0 +1,87 @@
+// The scheduler of a study: what the strategy proposes is built up to `jobs` at a time and
+// measured one at a time (or, on measurement lanes, one per lane), within the budget, with
+// each finished evaluation committed to the ledger before the next result is taken. Work is
+// started on an EvaluationExecutor, so where a candidate is evaluated is not its concern.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "routetune/strategy.hpp"
+#include "search/budget.hpp"
+#include "study/evaluation_executor.hpp"
+#include "study/study_ledger.hpp"
+#include "util/clock.hpp"
+
+namespace routetune {
+
+/// How much work may run at once.
+struct SchedulerOptions {
+    std::size_t jobs = 1;   ///< builds at once
+    std::size_t lanes = 1;  ///< measurements at once, lane i pinned to GPU i; more than 1 needs overlap
+    bool overlap = false;   ///< measurements may run beside builds (the timing source is not the shared CPU)
+};
+
+/// Drives one study's builds and measurements.
+class Scheduler {
+public:
+    /// A scheduler starting work on executor, proposals from strategy, commits to ledger;
+    /// budget bounds the candidates (ledger's count included) and the time since ledger began.
+    Scheduler(EvaluationExecutor& executor, Strategy& strategy, StudyLedger& ledger, Budget budget,
+              const Clock& clock, SchedulerOptions options);
+    /// Waits for the work still in flight.
+    ~Scheduler();
+    Scheduler(const Scheduler&) = delete;
+    Scheduler& operator=(const Scheduler&) = delete;
+
+    /// Builds and measures the default route against golden (record receives its outputs),
+    /// with the first jobs - 1 candidate builds beside its build (and, with overlap, jobs of
+    /// them during its measurement). Returns its evaluation, not committed; nullopt when an
+    /// interrupt arrived (the work in flight is then drained).
+    std::optional<Evaluation> evaluate_default(const RunBaseline& golden, DefaultRecord& record);
+
+    /// Proposes, builds, measures and commits until the strategy proposes nothing more, the
+    /// budget is spent or an interrupt arrives. False when interrupted (work drained).
+    bool search(const RunBaseline& baseline);
+
+    /// Waits for every build and measurement in flight and drops their results.
+    void drain();
+
+private:
+    struct Building {
+        Route route;
+        JobId job;
+    };
+    struct LaneRun {
+        Route route;
+        std::size_t lane;
+        JobId job;
+    };
+
+    std::size_t room(std::size_t target) const;
+    void refill(std::size_t target);
+    void wait_for_builds();
+    void measure_front();
+    void step_lanes();
+    bool start_on_free_lanes();
+    bool collect_finished_lanes();
+
+    EvaluationExecutor& executor_;
+    Strategy& strategy_;
+    StudyLedger& ledger_;
+    Budget budget_;
+    const Clock& clock_;
+    SchedulerOptions options_;
+    const RunBaseline* baseline_ = nullptr;
+    std::deque<Building> building_;   // started builds, oldest first
+    std::vector<Route> measuring_;    // built, taken from building_, not yet committed
+    std::vector<LaneRun> lane_runs_;  // measurements in progress on their lanes
+    std::vector<bool> lane_busy_;
+};
+
+/// The budget a study's [search] section sets: max_routes, and time_limit_s when above 0.
+Budget study_budget(std::uint64_t max_routes, double time_limit_s);
+
+}  // namespace routetune

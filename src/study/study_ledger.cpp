@@ -1,0 +1,75 @@
+// A commit goes to the store first (one durable transaction), then into memory: history,
+// counts, the list, and the keeper's decision about artifacts. The best speedup on the
+// progress line compares search medians with the default's, so it is a hint, not the
+// confirmed result.
+#include "study/study_ledger.hpp"
+
+#include "util/files.hpp"
+
+#include <algorithm>
+
+#include "study/interrupt_guard.hpp"
+
+namespace routetune {
+
+Observation observe(const Evaluation& e) {
+    return Observation{e.route, e.status, e.timing.median_s, e.timing.ci_low_s, e.timing.ci_high_s};
+}
+
+StudyLedger::StudyLedger(StudyStore& store, ArtifactKeeper& keeper, const Clock& clock, double min_gain,
+                         std::size_t planned)
+    : store_(store), keeper_(keeper), clock_(clock), started_s_(clock.now_s()) {
+    history_.min_gain = min_gain;
+    progress_.planned = planned;
+}
+
+void StudyLedger::add(Evaluation e) {
+    if (e.route.empty()) default_ = e;
+    else ++candidates_done_;
+    history_.observations.push_back(observe(e));
+    ++progress_.counts[e.status];
+    evaluations_.push_back(std::move(e));
+}
+
+void StudyLedger::load() {
+    for (auto& e : store_.evaluations()) {
+        if (e.status != Status::Pending) add(std::move(e));
+    }
+    progress_.done = evaluations_.size();
+}
+
+void StudyLedger::mark_started(const Route& route, const std::string& phase) {
+    store_.mark_pending(route, phase, iso8601_utc_now());
+}
+
+void StudyLedger::commit(Evaluation e) {
+    if (e.route.empty()) default_ = e;
+    if (interrupt_requested()) return;
+    e.id = store_.record(e);
+    added_ = true;
+    keeper_.after_evaluation(e, evaluations_, default_);
+    add(e);
+    report(e);
+}
+
+void StudyLedger::report(const Evaluation& e) {
+    progress_.done = evaluations_.size();
+    progress_.elapsed_s = elapsed_s();
+    progress_.last_route = e.route.empty() ? "(default)" : e.route.to_string();
+    progress_.last_status = std::string(to_string(e.status));
+    if (default_ && default_->status == Status::Ok && e.status == Status::Ok && e.timing.median_s > 0) {
+        progress_.best_speedup = std::max(progress_.best_speedup, default_->timing.median_s / e.timing.median_s);
+    }
+    if (progress_callback_) progress_callback_(progress_);
+}
+
+std::string StudyLedger::remaining_text(const std::filesystem::path& cache) const {
+    std::size_t done = evaluations_.size();
+    std::string left = progress_.planned > done
+                           ? "; about " + std::to_string(progress_.planned - done) + " planned evaluations remain"
+                           : "";
+    return std::to_string(done) + " evaluations are saved in " + cache.string() + left +
+           ", then the confirmation; run the same command with --continue to resume";
+}
+
+}  // namespace routetune

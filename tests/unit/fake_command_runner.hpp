@@ -1,0 +1,136 @@
+// A ProcessRunner that starts nothing, the way ninja's FakeCommandRunner drives its builder:
+// a build (argv[0] == "fakecc") "writes" its artifact, a file holding the route's flags, and a
+// run of that artifact answers from the behaviour scripted for those flags. Every call is
+// recorded, and the fake processes' time is added up so a simulated executor can charge it.
+#pragma once
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "util/process_runner.hpp"
+
+namespace routetune::fake {
+
+/// How the fake answers for one route.
+struct Behaviour {
+    double build_s = 1;                           ///< wall time of the build
+    int build_exit = 0;                           ///< non-zero: the build fails
+    double run_s = 0.1;                           ///< wall time of each run (when run_times is empty)
+    std::vector<double> run_times;                ///< cycled through, one per run of this route
+    double cpu_s = -1;                            ///< user CPU time reported per run (< 0: run_s)
+    int run_exit = 0;                             ///< non-zero: every run fails
+    std::map<std::string, std::string> outputs;   ///< last case argument -> output; absent: "42\n"
+};
+
+/// One call, as the fake saw it.
+struct Call {
+    bool build = false;
+    std::string flags;  ///< the route's flags ("" for the default route)
+    ProcessSpec spec;
+};
+
+/// The scripted runner. Thread-safe.
+class CommandRunner : public ProcessRunner {
+public:
+    std::map<std::string, Behaviour> routes;               ///< flags ("-a=1 -b=on") -> behaviour
+    Behaviour fallback;                                    ///< for flags not in routes
+    std::function<void(const Call&)> on_call;              ///< runs before each answer (e.g. an interrupt)
+    double drift_per_run = 0;                              ///< the machine drifts: the n-th run of any
+                                                           ///< route takes (1 - n * drift) of its time
+
+    ProcessResult run(const ProcessSpec& spec) override {
+        std::lock_guard lock(mutex_);
+        Call call;
+        call.spec = spec;
+        call.build = !spec.argv.empty() && spec.argv[0] == "fakecc";
+        call.flags = call.build ? build_flags(spec.argv) : read_artifact(spec.argv.at(0));
+        calls_.push_back(call);
+        if (on_call) on_call(call);
+        const Behaviour& behaviour = routes.count(call.flags) ? routes.at(call.flags) : fallback;
+        return call.build ? build(spec, call.flags, behaviour) : execute(spec, call.flags, behaviour);
+    }
+
+    /// Every call so far, in order.
+    std::vector<Call> calls() const {
+        std::lock_guard lock(mutex_);
+        return calls_;
+    }
+
+    /// Seconds of fake process time since the last call of take_elapsed.
+    double take_elapsed() {
+        std::lock_guard lock(mutex_);
+        double elapsed = elapsed_;
+        elapsed_ = 0;
+        return elapsed;
+    }
+
+private:
+    static std::string build_flags(const std::vector<std::string>& argv) {
+        std::string flags;
+        for (std::size_t i = 1; i + 2 < argv.size(); ++i) flags += (flags.empty() ? "" : " ") + argv[i];
+        return flags;
+    }
+
+    static std::string read_artifact(const std::string& path) {
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    ProcessResult finish(const ProcessSpec& spec, double seconds, int exit_code) {
+        ProcessResult result;
+        if (spec.timeout_s > 0 && seconds > spec.timeout_s) {
+            result.outcome = ProcessOutcome::TimedOut;
+            result.signal = 9;
+            seconds = spec.timeout_s;
+        } else {
+            result.outcome = ProcessOutcome::Exited;
+            result.exit_code = exit_code;
+        }
+        result.wall_s = seconds;
+        elapsed_ += seconds;
+        return result;
+    }
+
+    ProcessResult build(const ProcessSpec& spec, const std::string& flags, const Behaviour& behaviour) {
+        ProcessResult result = finish(spec, behaviour.build_s, behaviour.build_exit);
+        if (result.succeeded()) std::ofstream(spec.argv.back()) << flags;
+        else result.err = "fakecc: error: scripted failure\n";
+        return result;
+    }
+
+    ProcessResult execute(const ProcessSpec& spec, const std::string& flags, const Behaviour& behaviour) {
+        std::size_t nth = runs_[flags]++;
+        double seconds = behaviour.run_times.empty() ? behaviour.run_s
+                                                     : behaviour.run_times[nth % behaviour.run_times.size()];
+        seconds *= 1 - drift_per_run * static_cast<double>(total_runs_++);
+        ProcessResult result = finish(spec, seconds, behaviour.run_exit);
+        result.user_s = behaviour.cpu_s >= 0 ? behaviour.cpu_s : seconds;
+        if (!result.succeeded()) return result;
+        std::string argument = spec.argv.size() > 1 ? spec.argv.back() : "";
+        auto output = behaviour.outputs.find(argument);
+        std::string text = output == behaviour.outputs.end() ? "42\n" : output->second;
+        if (spec.stdout_file.empty()) result.out = text;
+        else std::ofstream(spec.stdout_file) << text;
+        for (const auto& item : spec.argv) {
+            if (item.find("metrics-") != std::string::npos)
+                std::ofstream(item) << "{\"time_ms\": " << seconds * 1000 << "}";
+        }
+        return result;
+    }
+
+    mutable std::mutex mutex_;
+    std::vector<Call> calls_;
+    std::map<std::string, std::size_t> runs_;
+    std::size_t total_runs_ = 0;
+    double elapsed_ = 0;
+};
+
+}  // namespace routetune::fake

@@ -1,0 +1,266 @@
+// The scheduler driven in simulated time: a real Evaluator over a fake command runner, a
+// simulated executor and a FakeClock (tests/unit/simulated_executor.hpp); no process starts.
+// Expectations come from the scheduling rules (docs/architecture.md, "Record"): at most
+// --jobs builds at once; with process timing no measurement beside a build and one
+// measurement at a time; with reported timing builds overlap measurements; lanes measure
+// side by side, each pinned to its GPU; the budget (candidates and time) stops proposals;
+// an interrupt stops the study and nothing cut short is recorded; failures are data.
+#include "study/scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "routetune/strategy.hpp"
+#include "study/artifact_keeper.hpp"
+#include "study/interrupt_guard.hpp"
+#include "unit/simulated_executor.hpp"
+#include "unit/study_bench.hpp"
+
+namespace routetune {
+namespace {
+
+using fake::Interval;
+
+// The whole stack of one simulated study; tests adjust bench before start().
+class SchedulerHarness : public ::testing::Test {
+protected:
+    void SetUp() override { clear_interrupt(); }
+    void TearDown() override {
+        scheduler.reset();
+        clear_interrupt();
+    }
+
+    void start(const std::string& routes, SchedulerOptions options, Budget budget, const std::string& search = "fast") {
+        evaluator = bench.evaluator();
+        store = StudyStore::open(bench.paths.cache);
+        keeper = std::make_unique<ArtifactKeeper>(bench.paths, true, 3);
+        ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0);
+        ledger->load();
+        expression = bench.expression(routes);
+        strategy = make_strategy(search, expression, StrategyOptions{});
+        executor = std::make_unique<fake::SimulatedExecutor>(*evaluator, bench.runner, bench.clock);
+        scheduler = std::make_unique<Scheduler>(*executor, *strategy, *ledger, budget, bench.clock, options);
+    }
+
+    // The default route, then the search; false when interrupted.
+    bool run_study() {
+        if (!ledger->default_evaluation()) {
+            DefaultRecord record;
+            RunBaseline golden;
+            auto e = scheduler->evaluate_default(golden, record);
+            if (!e) return false;
+            ledger->commit(*e);
+        }
+        baseline = bench.baseline(ledger->default_evaluation()->timing.median_s);
+        return scheduler->search(baseline);
+    }
+
+    std::vector<Interval> of_kind(bool build) const {
+        std::vector<Interval> picked;
+        for (const auto& i : executor->intervals()) {
+            if (i.build == build) picked.push_back(i);
+        }
+        return picked;
+    }
+
+    // The most intervals of the list running at one time (half-open [start, end)).
+    static std::size_t most_at_once(const std::vector<Interval>& intervals) {
+        std::size_t most = 0;
+        for (const auto& at : intervals) {
+            std::size_t running = std::count_if(intervals.begin(), intervals.end(), [&](const Interval& i) {
+                return i.start_s <= at.start_s && at.start_s < i.end_s;
+            });
+            most = std::max(most, running);
+        }
+        return most;
+    }
+
+    static bool overlap(const Interval& a, const Interval& b) { return a.start_s < b.end_s && b.start_s < a.end_s; }
+
+    std::set<std::string> committed_routes() const {
+        std::set<std::string> routes;
+        for (const auto& e : ledger->evaluations()) routes.insert(e.route.to_string());
+        return routes;
+    }
+
+    const Evaluation* committed(const std::string& route) const {
+        for (const auto& e : ledger->evaluations()) {
+            if (e.route.to_string() == route) return &e;
+        }
+        return nullptr;
+    }
+
+    fake::StudyBench bench;
+    std::unique_ptr<Evaluator> evaluator;
+    std::unique_ptr<StudyStore> store;
+    std::unique_ptr<ArtifactKeeper> keeper;
+    std::unique_ptr<StudyLedger> ledger;
+    Expression expression;
+    std::unique_ptr<Strategy> strategy;
+    std::unique_ptr<fake::SimulatedExecutor> executor;
+    std::unique_ptr<Scheduler> scheduler;
+    RunBaseline baseline;
+};
+
+Budget routes_budget(std::size_t max_routes) {
+    Budget budget;
+    budget.max_routes = max_routes;
+    return budget;
+}
+
+constexpr const char* kSixCandidates = "-a=[0|1|2|3] -b=[on|off]";  // fast: default + 4 candidates
+
+TEST_F(SchedulerHarness, ProcessTimingBuildsInParallelAndNeverMeasuresBesideABuild) {
+    start(kSixCandidates, SchedulerOptions{3, 1, false}, routes_budget(100));
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(committed_routes(), (std::set<std::string>{"", "-a=1", "-a=2", "-a=3", "-b=on"}));
+    std::vector<Interval> builds = of_kind(true);
+    std::vector<Interval> measurements = of_kind(false);
+    EXPECT_EQ(builds.size(), 5u);
+    EXPECT_EQ(most_at_once(builds), 3u) << "--jobs 3 builds at once, no more";
+    EXPECT_EQ(most_at_once(measurements), 1u);
+    for (const auto& m : measurements) {
+        for (const auto& b : builds) EXPECT_FALSE(overlap(m, b)) << m.route << " measured beside the build of " << b.route;
+    }
+    EXPECT_EQ(ledger->evaluations().front().route.to_string(), "") << "the default is committed first";
+}
+
+TEST_F(SchedulerHarness, MeasurementsRunInTheOrderTheStrategyProposed) {
+    start(kSixCandidates, SchedulerOptions{4, 1, false}, routes_budget(100));
+    bench.runner.routes["-a=1"].build_s = 5;  // built last, still measured first
+    ASSERT_TRUE(run_study());
+    std::vector<std::string> order;
+    for (const auto& i : of_kind(false)) order.push_back(i.route);
+    std::vector<std::string> proposed;
+    for (const auto& i : of_kind(true)) proposed.push_back(i.route);
+    proposed.erase(std::find(proposed.begin(), proposed.end(), ""));
+    order.erase(order.begin());
+    EXPECT_EQ(order, proposed);
+}
+
+TEST_F(SchedulerHarness, ReportedTimingLetsBuildsRunDuringMeasurements) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{2, 1, true}, routes_budget(100));
+    bench.runner.fallback.run_s = 1;  // measurements as long as builds
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(committed_routes().size(), 5u);
+    std::vector<Interval> builds = of_kind(true);
+    std::vector<Interval> measurements = of_kind(false);
+    EXPECT_LE(most_at_once(builds), 2u);
+    EXPECT_EQ(most_at_once(measurements), 1u);
+    bool overlapped = false;
+    for (const auto& m : measurements) {
+        for (const auto& b : builds) overlapped = overlapped || overlap(m, b);
+    }
+    EXPECT_TRUE(overlapped) << "with reported timing a build runs during a measurement";
+}
+
+TEST_F(SchedulerHarness, LanesMeasureSideBySideEachOnItsOwnGpu) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{4, 2, true}, routes_budget(100));
+    bench.runner.fallback.build_s = 0.1;
+    bench.runner.fallback.run_s = 1;
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(committed_routes().size(), 5u);
+    std::vector<Interval> lane_runs;
+    for (const auto& m : of_kind(false)) {
+        if (!m.route.empty()) lane_runs.push_back(m);
+    }
+    EXPECT_EQ(most_at_once(lane_runs), 2u) << "two lanes measure at once";
+    for (const auto& a : lane_runs) {
+        EXPECT_TRUE(a.lane == "0" || a.lane == "1") << a.route << " on lane '" << a.lane << "'";
+        for (const auto& b : lane_runs) {
+            if (&a != &b && overlap(a, b)) EXPECT_NE(a.lane, b.lane) << a.route << " and " << b.route << " share a GPU";
+        }
+    }
+}
+
+TEST_F(SchedulerHarness, MaxRoutesStopsProposalsCountingWhatIsInFlight) {
+    start(kSixCandidates, SchedulerOptions{4, 1, false}, routes_budget(2));
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(of_kind(true).size(), 3u) << "the default and two candidates were built";
+    EXPECT_EQ(ledger->candidates_done(), 2u);
+}
+
+TEST_F(SchedulerHarness, TimeLimitStopsProposalsButFinishesWhatStarted) {
+    Budget budget = routes_budget(100);
+    budget.time_limit_s = 4.5;  // the default takes 1.3 s, each candidate 1 s build + 0.3 s runs
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, budget);
+    ASSERT_TRUE(run_study());
+    std::vector<Interval> builds = of_kind(true);
+    for (const auto& b : builds) EXPECT_LT(b.start_s - 1000, 4.5) << b.route << " started after the time limit";
+    EXPECT_EQ(builds.size(), 4u) << "builds start at 0, 1.3, 2.6 and 3.9 s; the next would start at 5.2 s";
+    EXPECT_EQ(ledger->evaluations().size(), builds.size()) << "what started is measured and committed";
+}
+
+TEST_F(SchedulerHarness, AnInterruptStopsTheStudyAndTheCutRunIsNotRecorded) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, routes_budget(100));
+    bench.runner.on_call = [](const fake::Call& call) {
+        if (!call.build && call.flags == "-a=2") request_interrupt();
+    };
+    EXPECT_FALSE(run_study());
+    EXPECT_EQ(committed("-a=2"), nullptr);
+    EXPECT_EQ(store->find(Route::parse("-a=2").hash()), std::nullopt);
+    EXPECT_NE(committed("-a=1"), nullptr) << "what finished before the interrupt stays";
+    double interrupted_at = 0;
+    for (const auto& i : of_kind(false)) {
+        if (i.route == "-a=2") interrupted_at = i.start_s;
+    }
+    for (const auto& i : executor->intervals()) EXPECT_LE(i.start_s, interrupted_at) << i.route << " started after";
+}
+
+TEST_F(SchedulerHarness, AFailedBuildIsRecordedAndNeverRun) {
+    start(kSixCandidates, SchedulerOptions{2, 1, false}, routes_budget(100));
+    bench.runner.routes["-a=1"].build_exit = 1;
+    ASSERT_TRUE(run_study());
+    ASSERT_NE(committed("-a=1"), nullptr);
+    EXPECT_EQ(committed("-a=1")->status, Status::BuildFailed);
+    EXPECT_EQ(committed_routes().size(), 5u) << "the study goes on";
+    for (const auto& call : bench.runner.calls()) EXPECT_FALSE(!call.build && call.flags == "-a=1");
+}
+
+TEST_F(SchedulerHarness, ARunPastTheRelativeTimeoutIsCutAndRecorded) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, routes_budget(100));
+    bench.runner.routes["-a=3"].run_s = 30;  // the default takes 0.1 s: 10 x 0.1 s, at least 1 s
+    ASSERT_TRUE(run_study());
+    ASSERT_NE(committed("-a=3"), nullptr);
+    EXPECT_EQ(committed("-a=3")->status, Status::RunTimeout);
+    for (const auto& call : bench.runner.calls()) {
+        if (!call.build && call.flags == "-a=3") EXPECT_DOUBLE_EQ(call.spec.timeout_s, 1.0);
+    }
+    for (const auto& i : of_kind(false)) {
+        if (i.route == "-a=3") EXPECT_DOUBLE_EQ(i.end_s - i.start_s, 1.0) << "one cut run, no repeats";
+    }
+}
+
+TEST_F(SchedulerHarness, AResumedStudyRunsOnlyWhatIsMissingAndCountsWhatWasDone) {
+    {
+        auto earlier = StudyStore::open(bench.paths.cache);
+        Evaluation d;
+        d.status = Status::Ok;
+        d.timing.median_s = 0.1;
+        earlier->record(d);
+        Evaluation one;
+        one.route = Route::parse("-a=1");
+        one.status = Status::Ok;
+        one.timing.median_s = 0.1;
+        earlier->record(one);
+        earlier->mark_pending(Route::parse("-a=2"), "fast", "2026-12-01T00:00:00Z");  // in flight at the kill
+    }
+    start(kSixCandidates, SchedulerOptions{2, 1, false}, routes_budget(3));
+    ASSERT_TRUE(run_study());
+    std::set<std::string> built;
+    for (const auto& b : of_kind(true)) built.insert(b.route);
+    EXPECT_EQ(built.count(""), 0u) << "the default is not evaluated again";
+    EXPECT_EQ(built.count("-a=1"), 0u) << "a finished candidate is not evaluated again";
+    EXPECT_EQ(built.count("-a=2"), 1u) << "a pending one is";
+    EXPECT_EQ(built.size(), 2u) << "--max-routes 3 counts the candidate finished before";
+    EXPECT_EQ(ledger->candidates_done(), 3u);
+}
+
+}  // namespace
+}  // namespace routetune

@@ -1,0 +1,84 @@
+// The rules that pick a winner (DESIGN.md, "Evaluation" 5): stage one keeps the Ok routes whose
+// search median is at least min_gain faster than the default's, fastest first, at most top;
+// stage two's winner is the route whose bootstrap interval's lower end clears 1 + min_gain.
+// Every expectation below is computed from those rules by hand.
+#include "study/selection.hpp"
+
+#include <gtest/gtest.h>
+
+namespace routetune {
+namespace {
+
+Evaluation timed(const std::string& route, double median_s, Status status = Status::Ok) {
+    Evaluation e;
+    e.route = Route::parse(route);
+    e.status = status;
+    e.timing.median_s = median_s;
+    return e;
+}
+
+Confirmation confirmed(const std::string& route, double speedup, double low, double high) {
+    Confirmation c;
+    c.route = Route::parse(route);
+    c.speedup = speedup;
+    c.ci_low = low;
+    c.ci_high = high;
+    return c;
+}
+
+TEST(ConfirmationCandidates, KeepsOkRoutesAtLeastMinGainFasterFastestFirst) {
+    Evaluation base = timed("", 1.0);
+    // min_gain 0.25: a candidate needs a median of at most 1.0 / 1.25 = 0.8.
+    std::vector<Evaluation> all{base, timed("-a=1", 0.8), timed("-a=2", 0.81), timed("-a=3", 0.5),
+                                timed("-b=on", 0.1, Status::Inaccurate)};
+    std::vector<Evaluation> picked = confirmation_candidates(all, base, 0.25, 3);
+    ASSERT_EQ(picked.size(), 2u);
+    EXPECT_EQ(picked[0].route.to_string(), "-a=3");
+    EXPECT_EQ(picked[1].route.to_string(), "-a=1");
+    EXPECT_EQ(confirmation_candidates(all, base, 0.25, 1).size(), 1u) << "at most top of them";
+}
+
+TEST(ConfirmationCandidates, NoneWhenTheDefaultFailed) {
+    Evaluation base = timed("", 1.0, Status::RunFailed);
+    EXPECT_TRUE(confirmation_candidates({base, timed("-a=1", 0.1)}, base, 0.02, 3).empty());
+}
+
+TEST(PickWinner, TheIntervalNotTheMedianMustClearOnePlusMinGain) {
+    // 1.4x by its median, but the interval's lower end 1.2 is below 1 + 0.249.
+    EXPECT_FALSE(pick_winner({confirmed("-a=1", 1.4, 1.2, 1.6)}, 0.249));
+    // The mutant: 1.25x with min_gain 0.249 must not win unless the whole interval clears it.
+    EXPECT_FALSE(pick_winner({confirmed("-a=1", 1.25, 1.1, 1.4)}, 0.249));
+    auto winner = pick_winner({confirmed("-a=1", 1.3, 1.25, 1.35)}, 0.249);
+    ASSERT_TRUE(winner);
+    EXPECT_EQ(winner->route.to_string(), "-a=1");
+}
+
+TEST(PickWinner, TheHighestSpeedupAmongThoseThatClearTheBar) {
+    auto winner = pick_winner({confirmed("-a=1", 3.0, 0.9, 5.0), confirmed("-a=2", 1.5, 1.3, 1.7),
+                               confirmed("-a=3", 1.8, 1.4, 2.2)},
+                              0.2);
+    ASSERT_TRUE(winner);
+    EXPECT_EQ(winner->route.to_string(), "-a=3") << "-a=1 is faster by its median but not with confidence";
+}
+
+TEST(MakeConfirmation, SpeedupIsTheRatioOfMediansWithAnIntervalAroundIt) {
+    Confirmation exact = make_confirmation(Route::parse("-a=1"), {2, 2, 2, 2, 2}, {1, 1, 1, 1, 1});
+    EXPECT_DOUBLE_EQ(exact.speedup, 2.0);
+    EXPECT_DOUBLE_EQ(exact.ci_low, 2.0);
+    EXPECT_DOUBLE_EQ(exact.ci_high, 2.0);
+    Confirmation noisy = make_confirmation(Route::parse("-a=1"), {1.0, 1.1, 0.9, 1.0, 1.05, 0.95},
+                                           {0.5, 0.8, 0.4, 0.5, 0.6, 0.45});
+    EXPECT_DOUBLE_EQ(noisy.speedup, 1.0 / 0.5);
+    EXPECT_LT(noisy.ci_low, noisy.speedup);
+    EXPECT_GT(noisy.ci_high, noisy.speedup);
+}
+
+TEST(FastestEligible, TheFastestOkRouteTheDefaultIncluded) {
+    auto fastest = fastest_eligible({timed("", 1.0), timed("-a=1", 0.1, Status::RunCrashed), timed("-a=2", 0.9)});
+    ASSERT_TRUE(fastest);
+    EXPECT_EQ(fastest->route.to_string(), "-a=2");
+    EXPECT_FALSE(fastest_eligible({timed("-a=1", 0.1, Status::BuildFailed)}));
+}
+
+}  // namespace
+}  // namespace routetune

@@ -71,7 +71,11 @@ bool environment_has_tag(const std::string& environ_text, std::string_view varia
     return false;
 }
 
-std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view tag) {
+pid_t parent_of(pid_t pid);
+
+// Tagged processes; *uncertain is set when a child of this process had no readable
+// environment (it was between fork and exec, or exiting): the caller looks again.
+std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view tag, bool* uncertain) {
     std::vector<pid_t> found;
     DIR* proc = opendir("/proc");
     if (!proc) return found;
@@ -80,7 +84,9 @@ std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view 
         pid_t pid = static_cast<pid_t>(to_number(entry->d_name));
         if (pid <= 0 || pid == self) continue;
         std::string base = std::string("/proc/") + entry->d_name;
-        if (environment_has_tag(read_small(base + "/environ", 1 << 20), variable, tag)) found.push_back(pid);
+        std::string environ_text = read_small(base + "/environ", 1 << 20);
+        if (environment_has_tag(environ_text, variable, tag)) found.push_back(pid);
+        else if (environ_text.empty() && parent_of(pid) == self) *uncertain = true;
     }
     closedir(proc);
     return found;
@@ -111,8 +117,9 @@ std::size_t end_tagged_processes(std::string_view variable, std::string_view tag
     if (tag.empty()) return 0;
     std::size_t signalled = 0;
     for (int pass = 0; pass < 8; ++pass) {
-        std::vector<pid_t> found = tagged_processes(variable, tag);
-        if (found.empty()) break;
+        bool uncertain = false;
+        std::vector<pid_t> found = tagged_processes(variable, tag, &uncertain);
+        if (found.empty() && !uncertain) break;
         for (pid_t pid : found) {
             if (kill(pid, SIGKILL) == 0) ++signalled;
         }
@@ -121,7 +128,7 @@ std::size_t end_tagged_processes(std::string_view variable, std::string_view tag
             while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
             }
         }
-        if (pass > 0) usleep(1000);
+        usleep(1000);
     }
     return signalled;
 }

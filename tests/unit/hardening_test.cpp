@@ -130,13 +130,14 @@ TEST(BoundedRead, RefusesDevicesAndLargeFiles) {
 }
 
 TEST(ProcessTree, RunProcessEndsASetsidGrandchild) {
+    std::string marker = "sleep 4444." + std::to_string(getpid());  // unique to this test process
     ProcessSpec spec;
-    spec.argv = {"sh", "-c", "setsid sleep 4444.5 > /dev/null 2>&1 < /dev/null & echo started"};
+    spec.argv = {"sh", "-c", "setsid " + marker + " > /dev/null 2>&1 < /dev/null & echo started"};
     ProcessResult result = run_process(spec);
     EXPECT_TRUE(result.succeeded());
     usleep(100000);
     ProcessSpec look;
-    look.argv = {"pgrep", "-f", "sleep 4444.5"};
+    look.argv = {"pgrep", "-f", marker};
     EXPECT_FALSE(run_process(look).succeeded()) << "the setsid'ed grandchild survived";
 }
 

@@ -4,18 +4,20 @@
 # time in RESULTS (default /tmp/routetune-example-studies). Then:
 #   python3 bench/summarize_studies.py RESULTS/*.json
 # usage: bench/example_studies.sh [RESULTS] [EXAMPLE...]   (run from the repository root)
+# SPEC=clang.toml tunes each example's clang spec instead of spec.toml.
 set -uo pipefail
 results=${1:-/tmp/routetune-example-studies}
 shift || true
 examples=("$@")
 ((${#examples[@]})) || examples=(matmul stencil reduction interpreter stream)
 routetune=${ROUTETUNE:-build/routetune}
+spec=${SPEC:-spec.toml}
 mkdir -p "$results"
 scratch=$(mktemp -d /tmp/routetune-example-cache.XXXXXX)
 for name in "${examples[@]}"; do
     tag=$name-$(date -u +%H%M%S)
     start=$(date +%s.%N)
-    "$routetune" tune "examples/$name/spec.toml" --cache "$scratch/$tag/$name.sqlite" --jobs 1 --json \
+    "$routetune" tune "examples/$name/$spec" --cache "$scratch/$tag/$name.sqlite" --jobs 1 --json \
         > "$results/$tag.json" 2> "$results/$tag.stderr"
     rc=$?
     end=$(date +%s.%N)

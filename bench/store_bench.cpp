@@ -102,7 +102,7 @@ void keep_as_study(const fs::path& store_path, const fs::path& keep) {
         default_route.message = "";
         store->record(default_route);
         routetune::StudyOutcome outcome;
-        outcome.outcome = "default-stays";
+        outcome.outcome = routetune::Outcome::DefaultStays;
         outcome.message = "no route's median was 1.02x the default's or better";
         outcome.recorded_at = routetune::iso8601_utc_now();
         store->record_outcome(outcome);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages routetune needs, only those missing (quick when all are there).
 set -euo pipefail
-packages=(g++ make cmake git clang-14 libclang-rt-14-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev)
+packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
+          libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

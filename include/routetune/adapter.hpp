@@ -36,7 +36,8 @@ struct AppliedRoute {
     std::vector<GeneratedFile> files;                ///< written into the evaluation's workdir
 };
 
-/// One compiler's knowledge. Implementations live in src/knobs/adapters/, one file each.
+/// One compiler's knowledge. Implementations live in src/adapters/, one file each, listed in
+/// its registry (src/adapters/adapter_registry.cpp).
 class Adapter {
 public:
     virtual ~Adapter() = default;

@@ -19,6 +19,9 @@ struct TimingSummary {
     double ci_high_s = 0;
 };
 
+/// The samples with their median and the distribution-free 95% interval of the median.
+TimingSummary summarize(const std::vector<double>& samples);
+
 /// One case of one evaluation.
 struct CaseResult {
     std::string name;

@@ -81,8 +81,6 @@ Expression parse_expression_file(const std::filesystem::path& file, const Catalo
 /// The enumeration modes of the design. Mixed expands its phase one (same as fast) here.
 enum class ExpansionMode { Fast, Full, Mixed };
 
-/// Parses "fast", "full" or "mixed"; throws UsageError listing them otherwise.
-ExpansionMode expansion_mode_from_string(std::string_view text);
 
 /// A lazy stream of candidate routes.
 class CandidateStream {

@@ -69,7 +69,11 @@ public:
 std::unique_ptr<Strategy> make_strategy(std::string_view name, const Expression& expression,
                                         const StrategyOptions& options);
 
-/// The names make_strategy accepts.
+/// The names make_strategy accepts, sorted.
 std::vector<std::string> strategy_names();
+
+/// The expansion a strategy with a fixed list of candidates replays ("fast", "full",
+/// "mixed"); throws UsageError listing those names otherwise.
+ExpansionMode expansion_mode_from_string(std::string_view text);
 
 }  // namespace routetune

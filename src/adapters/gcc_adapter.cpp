@@ -7,6 +7,7 @@
 // User-declared knobs are added after the cache, so editing them never needs a rediscovery.
 #include "adapters/gcc_adapter.hpp"
 
+#include "adapters/compiler_runner.hpp"
 #include "adapters/gcc_flags.hpp"
 #include "adapters/gcc_help_parser.hpp"
 #include "adapters/catalog_cache.hpp"
@@ -20,35 +21,9 @@ namespace {
 
 const std::string probe_program = "int main(void){return 0;}\n";
 
-// Test compiles get a timeout and a memory limit: an extreme value may make cc1 slow or
-// greedy, and such a value counts as rejected. They run in a scratch folder, since some flags
-// write files beside the source (-fsave-optimization-record, -fstack-usage, dumps).
-ProcessResult run_compiler(const CompilerIdentity& identity, std::vector<std::string> args,
-                           const std::filesystem::path& cwd, const std::string& stdin_data = {}) {
-    ProcessSpec spec;
-    spec.cwd = cwd;
-    spec.argv = {identity.path};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.env.emplace("LC_ALL", "C");
-    spec.timeout_s = stdin_data.empty() ? 60 : 20;
-    spec.memory_limit_bytes = stdin_data.empty() ? 0 : std::uint64_t{4} << 30;
-    spec.output_cap = 4 << 20;
-    spec.stdin_data = stdin_data;
-    return run_process(spec);
-}
-
-std::string describe_failure(const ProcessResult& result) {
-    if (!result.error.empty()) return result.error;
-    if (result.outcome == ProcessOutcome::TimedOut) return "timed out";
-    if (result.outcome == ProcessOutcome::Signaled) return "killed by signal " + std::to_string(result.signal);
-    return "exit code " + std::to_string(result.exit_code) + ": " + tail_of(result.err, 600);
-}
-
 }  // namespace
 
-GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {
-    if (options_.compiler.empty()) options_.compiler = "gcc";
-}
+GccAdapter::GccAdapter(AdapterOptions options) : options_(std::move(options)) {}
 
 Catalog GccAdapter::discover() {
     CompilerIdentity identity = identify_compiler("gcc", options_.compiler);
@@ -66,10 +41,7 @@ Catalog GccAdapter::discover() {
 
 Catalog GccAdapter::discover_fresh(const CompilerIdentity& identity) {
     ++fresh_discoveries_;
-    struct Scratch {
-        std::filesystem::path path = make_scratch_folder(std::filesystem::temp_directory_path(), "routetune-gcc-");
-        ~Scratch() { remove_tree_quietly(path); }
-    } scratch;
+    ScratchFolder scratch("routetune-gcc-");
     auto help = [&](bool values) {
         std::vector<std::string> args = {"--help=optimizers", "--help=params", "--help=target"};
         if (values) args.insert(args.begin(), "-Q");

@@ -12,12 +12,12 @@ namespace routetune {
 
 /// Part of the catalog cache key; bumped whenever parsing or probing changes what a catalog
 /// holds, so entries written by older code are missed.
-inline constexpr const char* gcc_discovery_version = "gcc-discovery-6";
+inline constexpr const char* gcc_discovery_version = "gcc-discovery-7";
 
 /// One GCC executable with the spec's base flags.
 class GccAdapter : public Adapter {
 public:
-    /// An adapter for options.compiler ("gcc" when empty); nothing runs until discover().
+    /// An adapter for options.compiler (make_adapter fills in "gcc"); nothing runs until discover().
     explicit GccAdapter(AdapterOptions options);
 
     /// "gcc".

@@ -8,7 +8,10 @@
 // only the last occurrence counts (enum values, int bounds) go in rounds that hold at most one
 // value per option. -march and -mtune are checked only for their last value, so their lists
 // come from the compiler's own diagnostic for a bogus value, which names exactly the values
-// valid for the current target mode (e.g. no i386 in 64-bit mode).
+// valid for the current target mode (e.g. no i386 in 64-bit mode); so do target options with
+// an open value such as -mstore-max= (128 256 512 none, not any integer). A batch that
+// compiles may still warn that a flag does nothing ("no longer supported", "is ignored in
+// 64bit mode"): such flags are Ignored, and a switch with an ignored form is no knob at all.
 #include "adapters/gcc_probe.hpp"
 
 #include <algorithm>
@@ -26,11 +29,13 @@ namespace routetune {
 
 namespace {
 
-// The flags of batch that "error:" lines blame: a line that quotes exactly one flag of the
-// batch (the flag itself, or a `-name=` prefix of it) names that flag. Lines quoting two
-// flags of the batch are about their combination and name nothing; in a "did you mean" line
-// only the first quote counts (the second is a suggestion).
-std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, const std::string& diagnostics) {
+// The flags of batch that the lines of diagnostics for which is_blame holds name: a line that
+// quotes exactly one flag of the batch (the flag itself, or a `-name=` prefix of it) names
+// that flag. Lines quoting two flags of the batch are about their combination and name
+// nothing; in a "did you mean" line only the first quote counts (the second is a suggestion).
+template <typename IsBlame>
+std::vector<std::size_t> named_in_lines(const std::vector<std::string>& batch, const std::string& diagnostics,
+                                        IsBlame is_blame) {
     std::vector<std::size_t> named;
     std::size_t start = 0;
     while (start < diagnostics.size()) {
@@ -38,7 +43,7 @@ std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, 
         if (end == std::string::npos) end = diagnostics.size();
         std::string line = diagnostics.substr(start, end - start);
         start = end + 1;
-        if (line.find("error:") == std::string::npos) continue;
+        if (!is_blame(line)) continue;
         bool suggestion = line.find("did you mean") != std::string::npos;
         std::vector<std::size_t> blamed;
         for (auto open = line.find('\''); open != std::string::npos; open = line.find('\'', open + 1)) {
@@ -59,12 +64,31 @@ std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, 
     return named;
 }
 
-// Marks the flags of indices (into flags) that compile and returns the compiles it ran;
+std::vector<std::size_t> named_in_errors(const std::vector<std::string>& batch, const std::string& diagnostics) {
+    return named_in_lines(batch, diagnostics, [](const std::string& line) { return line.find("error:") != std::string::npos; });
+}
+
+// Warnings that say an accepted flag does nothing: `switch '-mmpx' is no longer supported`,
+// `'-mrtd' is ignored in 64bit mode`, `this target does not support '-fsection-anchors'`.
+// The trailing `[-Wname]` is left out, so a warning class named "-Wignored-..." says nothing.
+bool says_ignored(const std::string& line) {
+    auto warning = line.find("warning:");
+    if (warning == std::string::npos) return false;
+    std::string text = line.substr(warning, line.rfind(" [-W") == std::string::npos ? std::string::npos
+                                                                                     : line.rfind(" [-W") - warning);
+    for (const char* phrase : {"deprecated", "ignored", "no longer supported", "not supported", "does not support",
+                               "has no effect"}) {
+        if (text.find(phrase) != std::string::npos) return true;
+    }
+    return false;
+}
+
+// Gives the flags of indices (into flags) their verdicts and returns the compiles it ran;
 // failing flags named by the diagnostics are set aside at once, the rest of a failing batch
-// is bisected, the two halves on two threads (compile must be thread-safe; accepted holds
+// is bisected, the two halves on two threads (compile must be thread-safe; verdicts holds
 // one byte per flag, so the halves never write the same memory).
 std::size_t probe_subset(const std::vector<std::string>& flags, std::vector<std::size_t> indices,
-                         const ProbeCompiler& compile, std::vector<char>& accepted) {
+                         const ProbeCompiler& compile, std::vector<FlagVerdict>& verdicts) {
     std::size_t compiles = 0;
     while (!indices.empty()) {
         std::vector<std::string> batch;
@@ -72,7 +96,10 @@ std::size_t probe_subset(const std::vector<std::string>& flags, std::vector<std:
         ++compiles;
         auto result = compile(batch);
         if (result.accepted) {
-            for (auto index : indices) accepted[index] = 1;
+            for (auto index : indices) verdicts[index] = FlagVerdict::Accepted;
+            for (auto i : named_in_lines(batch, result.diagnostics, says_ignored)) {
+                verdicts[indices[i]] = FlagVerdict::Ignored;
+            }
             return compiles;
         }
         if (indices.size() == 1) return compiles;
@@ -87,16 +114,17 @@ std::size_t probe_subset(const std::vector<std::string>& flags, std::vector<std:
     if (indices.empty()) return compiles;
     auto middle = indices.begin() + static_cast<std::ptrdiff_t>(indices.size() / 2);
     std::vector<std::size_t> upper(middle, indices.end());
-    auto upper_compiles = std::async(std::launch::async, [&flags, &compile, &accepted, upper = std::move(upper)] {
-        return probe_subset(flags, upper, compile, accepted);
+    auto upper_compiles = std::async(std::launch::async, [&flags, &compile, &verdicts, upper = std::move(upper)] {
+        return probe_subset(flags, upper, compile, verdicts);
     });
-    compiles += probe_subset(flags, std::vector<std::size_t>(indices.begin(), middle), compile, accepted);
+    compiles += probe_subset(flags, std::vector<std::size_t>(indices.begin(), middle), compile, verdicts);
     return compiles + upper_compiles.get();
 }
 
 struct Candidate {
     std::size_t knob;
     std::string value;
+    bool ignored = false;   ///< set by a round: it compiled, but a warning says it does nothing
 };
 
 bool contains(const std::vector<std::string>& values, const std::string& value) {
@@ -107,7 +135,8 @@ bool has_value(const Knob& knob, const std::string& value) { return contains(kno
 
 bool listed_by_diagnostic(const Knob& knob) {
     if (knob.name == "-march" || knob.name == "-mtune") return true;
-    return knob.has_tag("param") && knob.type == KnobType::Enum && !knob.bounded;
+    bool open = !knob.bounded && (knob.type == KnobType::Enum || knob.type == KnobType::Int);
+    return open && (knob.has_tag("param") ? knob.type == KnobType::Enum : knob.has_tag("target"));
 }
 
 class Prober {
@@ -115,14 +144,17 @@ public:
     Prober(std::vector<Knob>& knobs, const ProbeCompiler& compile)
         : knobs_(knobs), compile_(compile), rejected_(knobs.size()) {}
 
-    // Probes candidates in one batch; returns those rejected. Thread-safe: reads knobs only.
+    // Probes candidates in one batch; returns those rejected or ignored. Thread-safe: reads
+    // knobs only.
     std::vector<Candidate> round(const std::vector<Candidate>& candidates, std::size_t& compiles) const {
         std::vector<std::string> flags;
         for (const auto& candidate : candidates) flags.push_back(gcc_flag_for(knobs_[candidate.knob], candidate.value));
-        auto accepted = probe_flags(flags, compile_, compiles);
+        auto verdicts = probe_flags(flags, compile_, compiles);
         std::vector<Candidate> rejected;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
-            if (!accepted[i]) rejected.push_back(candidates[i]);
+            if (verdicts[i] == FlagVerdict::Accepted) continue;
+            rejected.push_back(candidates[i]);
+            rejected.back().ignored = verdicts[i] == FlagVerdict::Ignored;
         }
         return rejected;
     }
@@ -144,6 +176,7 @@ public:
         auto result = compile_({gcc_flag_for(knob, "routetune-invalid-value")});
         auto values = result.accepted ? std::vector<std::string>{} : parse_gcc_valid_arguments(result.diagnostics);
         if (values.empty()) return;
+        if (knob.type == KnobType::Int) knob.type = KnobType::Enum;  // -mstore-max: 128 256 512 none
         if ((knob.name == "-march" || knob.name == "-mtune") && !contains(values, "native")) values.push_back("native");
         if (knob.name == "-mtune" && !contains(values, "generic")) values.push_back("generic");
         knob.values = values;
@@ -181,7 +214,10 @@ public:
             }));
         }
         for (std::size_t r = 0; r < rounds.size(); ++r) {
-            for (auto& bad : results[r].get()) rejected_[bad.knob].insert(bad.value);
+            for (auto& bad : results[r].get()) {
+                bool no_op_switch = bad.ignored && knobs_[bad.knob].type == KnobType::Bool;
+                rejected_[bad.knob].insert(no_op_switch ? "*" : bad.value);
+            }
             report.compiles += compiles[r];
         }
     }
@@ -239,13 +275,13 @@ private:
 
 }  // namespace
 
-std::vector<bool> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
-                              std::size_t& compiles) {
-    std::vector<char> accepted(flags.size(), 0);
+std::vector<FlagVerdict> probe_flags(const std::vector<std::string>& flags, const ProbeCompiler& compile,
+                                     std::size_t& compiles) {
+    std::vector<FlagVerdict> verdicts(flags.size(), FlagVerdict::Rejected);
     std::vector<std::size_t> indices(flags.size());
     for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-    compiles += probe_subset(flags, std::move(indices), compile, accepted);
-    return std::vector<bool>(accepted.begin(), accepted.end());
+    compiles += probe_subset(flags, std::move(indices), compile, verdicts);
+    return verdicts;
 }
 
 ProbeReport probe_gcc_knobs(std::vector<Knob>& knobs, const ProbeCompiler& compile) {

@@ -29,9 +29,7 @@ bool is_file(const fs::path& path) {
 
 class InductorAdapter final : public Adapter {
 public:
-    explicit InductorAdapter(AdapterOptions options) : options_(std::move(options)) {
-        if (options_.compiler.empty()) options_.compiler = "python3";
-    }
+    explicit InductorAdapter(AdapterOptions options) : options_(std::move(options)) {}
 
     std::string name() const override { return "inductor"; }
 

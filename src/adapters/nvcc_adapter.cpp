@@ -58,9 +58,7 @@ Knob make_knob(const NvccKnobSpec& spec, const NvccHelpOption& option) {
 
 class NvccAdapter final : public Adapter {
 public:
-    explicit NvccAdapter(AdapterOptions options) : options_(std::move(options)) {
-        if (options_.compiler.empty()) options_.compiler = "nvcc";
-    }
+    explicit NvccAdapter(AdapterOptions options) : options_(std::move(options)) {}
 
     std::string name() const override { return "nvcc"; }
 

@@ -26,9 +26,7 @@ std::string tensorrt_version(const std::string& text) {
 
 class TrtexecAdapter final : public Adapter {
 public:
-    explicit TrtexecAdapter(AdapterOptions options) : options_(std::move(options)) {
-        if (options_.compiler.empty()) options_.compiler = "trtexec";
-    }
+    explicit TrtexecAdapter(AdapterOptions options) : options_(std::move(options)) {}
 
     std::string name() const override { return "trtexec"; }
 

@@ -128,17 +128,4 @@ std::optional<double> parse_trtexec_gpu_time(std::string_view text) {
     return std::nullopt;
 }
 
-std::vector<double> parse_trtexec_output_values(std::string_view text) {
-    std::vector<double> values;
-    try {
-        auto doc = nlohmann::json::parse(text);
-        for (const auto& tensor : doc) {
-            for (const auto& value : tensor.at("values")) values.push_back(value.get<double>());
-        }
-    } catch (const nlohmann::json::exception& e) {
-        throw UsageError(std::string("trtexec output file: malformed JSON: ") + e.what());
-    }
-    return values;
-}
-
 }  // namespace routetune

@@ -28,9 +28,4 @@ TrtexecKnobDatabase parse_trtexec_build_route_help(std::string_view text);
 /// performance summary (not "Total GPU Compute Time"); nullopt when there is none.
 std::optional<double> parse_trtexec_gpu_time(std::string_view text);
 
-/// The values of every output tensor in a trtexec --exportOutput JSON file
-/// ([{"name", "dimensions", "values": [...]}, ...]), tensors in file order; throws UsageError
-/// on malformed text.
-std::vector<double> parse_trtexec_output_values(std::string_view text);
-
 }  // namespace routetune

@@ -9,8 +9,10 @@
 #include "report/expand_report.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
+#include "adapters/adapter_registry.hpp"
 #include "spec/value_ranges.hpp"
 #include "routetune/spec.hpp"
+#include "search/strategy_registry.hpp"
 
 namespace routetune::cli {
 
@@ -77,13 +79,13 @@ void add_expand_command(CLI::App& app, Action& action) {
     auto* routes = command->add_option("--routes", options->routes, "route expression, e.g. '-O=[2|3] -f*=~'");
     auto* routes_file = command->add_option("--routes-file", options->routes_file, "file holding a route expression");
     routes->excludes(routes_file);
-    command->add_option("--search", options->mode, "fast | full | mixed (default: the spec's, else fast)");
+    command->add_option("--search", options->mode, strategy_list(" | ", true) + " (default: the spec's, else fast)");
     command->add_flag("--count", options->count, "print only the exact number of candidates");
     auto* limit = command->add_option("--limit", options->limit, "print at most N candidates");
     command->add_flag("--json", options->json,
                       "print {\"mode\",\"expression\",\"count\",\"candidates\"}; count is a decimal string");
     command->add_flag("--include-unsafe", options->include_unsafe, "let globs match knobs tagged unsafe");
-    command->add_option("--adapter", options->adapter, "compiler adapter when there is no spec (default gcc)");
+    command->add_option("--adapter", options->adapter, adapter_list(" | ") + " when there is no spec (default gcc)");
     command->add_option("--compiler", options->compiler, "compiler executable whose knobs are discovered");
     auto* base = command->add_option("--base", options->base, "base flags of the default route, one string split on whitespace");
     auto* mixed = command->add_option("--mixed-max-knobs", options->mixed_max_knobs, "knobs in mixed phase two (for its bound)");

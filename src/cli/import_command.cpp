@@ -22,7 +22,7 @@ int run(const ImportArguments& a) {
     options.threshold = a.threshold;
     TrtexecImportResult result = import_trtexec_cache(a.tuning_cache, a.cache, options);
     std::cerr << "routetune: imported " << result.iterations << " iterations of " << a.tuning_cache << " into "
-              << a.cache << " (outcome: " << result.outcome << ")\n";
+              << a.cache << " (outcome: " << to_string(result.outcome) << ")\n";
     return 0;
 }
 

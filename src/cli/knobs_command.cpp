@@ -10,6 +10,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "adapters/adapter_registry.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "routetune/spec.hpp"
@@ -92,7 +93,7 @@ void add_knobs_command(CLI::App& app, Action& action) {
     auto options = std::make_shared<KnobsOptions>();
     CLI::App* command = app.add_subcommand("knobs", "Discover and list a compiler's knobs (its catalog)");
     command->add_option("spec", options->spec, "Spec file whose [compiler] to use");
-    command->add_option("--adapter", options->adapter, "Adapter name (default: the spec's, else gcc)");
+    command->add_option("--adapter", options->adapter, adapter_list(" | ") + " (default: the spec's, else gcc)");
     command->add_option("--compiler", options->compiler, "Compiler executable (default: the adapter's usual one)");
     auto* base = command->add_option("--base", options->base,
                                      "Base flags, one string split on whitespace (--base=\"-O2 -g\")");

@@ -13,6 +13,7 @@
 #include "report/progress_line.hpp"
 #include "report/render.hpp"
 #include "report/expand_report.hpp"
+#include "search/strategy_registry.hpp"
 #include "routetune/error.hpp"
 #include "spec/value_ranges.hpp"
 
@@ -145,7 +146,7 @@ void add_tune_command(CLI::App& app, Action& action) {
     auto* routes = c->add_option("--routes", a->options.routes, "route expression (overrides [search] routes)");
     auto* routes_file = c->add_option("--routes-file", a->options.routes_file, "file holding a route expression");
     routes->excludes(routes_file);
-    c->add_option("--search", a->options.search, "fast | full | mixed | random | greedy | evolve | model | auto");
+    c->add_option("--search", a->options.search, strategy_list(" | "));
     c->add_option("--cache", a->options.cache, "study store (default: .routetune/<name>.sqlite beside the spec)");
     c->add_flag("--continue", a->options.resume, "resume the study in the cache; nothing finished runs again");
     c->add_flag("--ignore-fingerprint", a->options.ignore_fingerprint, "with --continue: accept a changed environment");

@@ -15,8 +15,8 @@
 #include "routetune/adapter.hpp"
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
+#include "eval/study_paths.hpp"
 #include "spec/case_names.hpp"
-#include "study/study_paths.hpp"
 #include "util/process_runner.hpp"
 
 namespace routetune {

@@ -65,17 +65,17 @@ StudyOutcome gpt_outcome(const std::vector<Evaluation>& evaluations) {
         if (e.status == Status::Ok && (!fastest || e.timing.median_s < fastest->timing.median_s)) fastest = &e;
     }
     if (!fastest) {
-        outcome.outcome = "no-eligible-route";
+        outcome.outcome = Outcome::NoEligibleRoute;
         outcome.message = "no iteration of the tuning cache built, ran and passed the accuracy check";
         return outcome;
     }
     bool baseline_ok = baseline && baseline->status == Status::Ok;
     if (baseline_ok && (fastest == baseline || fastest->timing.median_s >= baseline->timing.median_s)) {
-        outcome.outcome = "default-stays";
+        outcome.outcome = Outcome::DefaultStays;
         outcome.message = std::string(kImportedMessage) + "; no route was faster than the default";
         return outcome;
     }
-    outcome.outcome = "improved";
+    outcome.outcome = Outcome::Improved;
     outcome.winner = fastest->route;
     if (baseline_ok && fastest->timing.median_s > 0) {
         outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high =

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "routetune/study.hpp"
+
 namespace routetune {
 
 /// How a cache is imported.
@@ -18,7 +20,7 @@ struct TrtexecImportOptions {
 /// What an import wrote.
 struct TrtexecImportResult {
     std::size_t iterations = 0;  ///< evaluations recorded
-    std::string outcome;         ///< "improved", "default-stays" or "no-eligible-route"
+    Outcome outcome = Outcome::Unfinished;  ///< improved, default-stays or no-eligible-route
 };
 
 /// Reads the tuning cache at cache_file and writes it as a new study at store_file: header

@@ -8,6 +8,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "routetune/strategy.hpp"
+
 namespace routetune {
 
 BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs) {

@@ -9,7 +9,6 @@
 // defaults are canonical decimals (the parser ensures it), so "is the default" is equality.
 #include <vector>
 
-#include "routetune/error.hpp"
 #include "routetune/expression.hpp"
 
 namespace routetune {
@@ -102,13 +101,6 @@ private:
 };
 
 }  // namespace
-
-ExpansionMode expansion_mode_from_string(std::string_view text) {
-    if (text == "fast") return ExpansionMode::Fast;
-    if (text == "full") return ExpansionMode::Full;
-    if (text == "mixed") return ExpansionMode::Mixed;
-    throw UsageError("unknown search mode '" + std::string(text) + "' (valid: fast, full, mixed)");
-}
 
 Route baseline_route(const Expression& expression) {
     Route route;

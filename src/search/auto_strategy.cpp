@@ -105,7 +105,7 @@ public:
                                          std::max<std::size_t>(1, kMaxChanges >> halvings)));
             double floor = 0.5 * feasibility.route(incumbent);
             for (std::size_t i = 0; i < 512 && !found; ++i) {
-                Point point = neighbour(incumbent, rng, 1 + i / 64);
+                Point point = space_.mutate(incumbent, rng, 1 + i / 64);
                 if (i < 384 && feasibility.route(point) < floor) continue;
                 found = accept(point);
             }
@@ -283,15 +283,6 @@ private:
             p = p_next;
             point[move.dim] = move.choice;
             ++made;
-        }
-        return point;
-    }
-
-    Point neighbour(Point point, SearchRng& rng, std::size_t changes) const {
-        for (std::size_t k = 0; k < changes; ++k) {
-            std::size_t d = rng.below(point.size());
-            std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
-            point[d] = c >= point[d] ? c + 1 : c;
         }
         return point;
     }

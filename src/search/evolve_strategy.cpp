@@ -65,7 +65,7 @@ private:
         if (generation == 0) {
             add(space_.baseline());
             for (std::size_t i = 0; i < kPopulation * kRedraws && children.size() < kPopulation; ++i)
-                add(mutate(space_.baseline(), rng, 1 + rng.below(3)));
+                add(space_.mutate(space_.baseline(), rng, 1 + rng.below(3)));
             return children;
         }
         std::vector<std::pair<double, const Point*>> ranked;
@@ -86,19 +86,10 @@ private:
             Point child = mother;
             for (std::size_t d = 0; d < child.size(); ++d)
                 if (mother[d] != father[d] && rng.below(2) == 1) child[d] = father[d];
-            if (rng.below(2) == 1 || child == mother || child == father) child = mutate(std::move(child), rng, 1 + rng.below(2));
+            if (rng.below(2) == 1 || child == mother || child == father) child = space_.mutate(std::move(child), rng, 1 + rng.below(2));
             add(std::move(child));
         }
         return children;
-    }
-
-    Point mutate(Point point, SearchRng& rng, std::size_t count) const {
-        for (std::size_t k = 0; k < count; ++k) {
-            std::size_t d = rng.below(point.size());
-            std::uint32_t c = static_cast<std::uint32_t>(rng.below(space_.choices(d) - 1));
-            point[d] = c >= point[d] ? c + 1 : c;
-        }
-        return point;
     }
 
     SearchSpace space_;

@@ -3,6 +3,7 @@
 #include "search/search_space.hpp"
 
 #include "routetune/error.hpp"
+#include "search/search_rng.hpp"
 
 namespace routetune {
 
@@ -105,6 +106,15 @@ Point SearchSpace::decode(std::uint64_t index) const {
     for (std::size_t d = point.size(); d-- > 0;) {
         point[d] = static_cast<std::uint32_t>(index % choices(d));
         index /= choices(d);
+    }
+    return point;
+}
+
+Point SearchSpace::mutate(Point point, SearchRng& rng, std::size_t changes) const {
+    for (std::size_t k = 0; k < changes; ++k) {
+        std::size_t d = rng.below(point.size());
+        std::uint32_t c = static_cast<std::uint32_t>(rng.below(choices(d) - 1));
+        point[d] = c >= point[d] ? c + 1 : c;
     }
     return point;
 }

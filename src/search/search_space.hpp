@@ -19,6 +19,8 @@
 
 namespace routetune {
 
+class SearchRng;
+
 /// One choice per varying knob; 0 is the knob's default.
 using Point = std::vector<std::uint32_t>;
 
@@ -56,6 +58,9 @@ public:
     std::optional<Point> point(const Route& route) const;
     /// Number of non-default choices of point.
     static std::size_t changes(const Point& point);
+    /// point with `changes` dimensions drawn from rng (with replacement), each moved to another
+    /// of its choices, uniformly: the one mutation of the evolve and auto strategies.
+    Point mutate(Point point, SearchRng& rng, std::size_t changes) const;
 
 private:
     struct Dimension {

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "spec/case_names.hpp"
+#include "adapters/adapter_registry.hpp"
+#include "search/strategy_registry.hpp"
 #include "spec/spec_sections.hpp"
 #include "util/excerpt.hpp"
 #include "routetune/error.hpp"
@@ -21,12 +23,15 @@ namespace routetune {
 
 namespace {
 
-const std::vector<std::string> kSearchModes = {"fast",   "full",   "mixed", "random",
-                                               "greedy", "evolve", "model", "auto"};
+std::vector<std::string> strategy_names_for_spec() {
+    std::vector<std::string> names;
+    for (const auto& entry : strategy_registry()) names.emplace_back(entry.name);
+    return names;
+}
 
 std::vector<std::string> adapter_names_for_spec() {
     std::vector<std::string> names;
-    for (const auto& entry : spec_adapter_defaults()) names.push_back(entry.adapter);
+    for (const auto& entry : adapter_registry()) names.emplace_back(entry.name);
     return names;
 }
 
@@ -49,8 +54,7 @@ void read_compiler(Spec& spec, const TomlSection& root) {
         section->check_keys({"adapter", "path", "base"});
         if (auto adapter = section->choice("adapter", adapter_names_for_spec())) spec.compiler.adapter = *adapter;
     }
-    for (const auto& entry : spec_adapter_defaults())
-        if (entry.adapter == spec.compiler.adapter) spec.compiler.path = entry.path;
+    if (const AdapterEntry* entry = find_adapter(spec.compiler.adapter)) spec.compiler.path = entry->default_compiler;
     if (!section) return;
     if (auto path = section->string("path")) {
         if (path->empty() && spec.compiler.adapter != "custom")
@@ -162,7 +166,7 @@ void read_search(Spec& spec, const TomlSection& root) {
             section->fail("routes_file", "file '" + *value + "' not found (looked for " + path.string() + ")");
         spec.search.routes_file = path.string();
     }
-    if (auto value = section->choice("mode", kSearchModes)) spec.search.mode = *value;
+    if (auto value = section->choice("mode", strategy_names_for_spec())) spec.search.mode = *value;
     if (auto value = section->integer_in("max_routes", ranges::max_routes)) spec.search.max_routes = *value;
     if (auto value = section->number_in("time_limit_s", ranges::time_limit_s)) spec.search.time_limit_s = *value;
     if (auto value = section->integer_in("mixed_max_knobs", ranges::mixed_max_knobs))

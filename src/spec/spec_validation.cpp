@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "adapters/adapter_registry.hpp"
 #include "spec/placeholders.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
@@ -79,12 +80,6 @@ Scan scan_command_table(const TomlSection& section, const std::vector<std::strin
 
 }  // namespace
 
-const std::vector<AdapterDefault>& spec_adapter_defaults() {
-    static const std::vector<AdapterDefault> defaults = {
-        {"gcc", "gcc"}, {"nvcc", "nvcc"}, {"trtexec", "trtexec", true}, {"inductor", "python3"}, {"custom", ""}};
-    return defaults;
-}
-
 void validate_placeholders(const Spec& spec, const TomlSection& root) {
     auto build_section = root.table("build");
     auto run_section = root.table("run");
@@ -110,9 +105,8 @@ void validate_placeholders(const Spec& spec, const TomlSection& root) {
     if (run.uses_input && case_sections.empty()) {
         run_section->fail("command", "uses {input}, but the spec declares no [[case]] with an input");
     }
-    bool time_on_stdout = std::any_of(spec_adapter_defaults().begin(), spec_adapter_defaults().end(), [&](const auto& d) {
-        return d.adapter == spec.compiler.adapter && d.time_on_stdout;
-    });
+    const AdapterEntry* adapter = find_adapter(spec.compiler.adapter);
+    bool time_on_stdout = adapter && adapter->times_on_stdout;
     if (timing_source_traits(spec.timing.source).reads_metrics && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {
         run_section->fail("command", "[timing] source = \"" + spec.timing.source + "\" needs {metrics} in the run command, its env "
                                      "or every case's args: the program writes {\"time_ms\": ...} there");

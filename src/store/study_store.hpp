@@ -13,6 +13,7 @@
 
 #include "routetune/evaluation.hpp"
 #include "routetune/route.hpp"
+#include "routetune/study.hpp"
 
 namespace routetune {
 
@@ -34,26 +35,18 @@ struct StudyHeader {
     bool operator==(const StudyHeader&) const = default;
 };
 
-/// One route of the confirmation (the default or a top candidate).
-struct ConfirmedRoute {
-    Route route;
-    bool is_default = false;
-    TimingSummary timing;          ///< its samples over the interleaved rounds
-    double speedup = 1;            ///< default median / this median
-    double speedup_ci_low = 0;     ///< 95% interval of the speedup
-    double speedup_ci_high = 0;
-};
-
-/// The interleaved re-measurement (A B A B ...) of the default and the top routes.
+/// The interleaved re-measurement (D C1 C2 ... each round) of the default and the top
+/// routes, each one a Confirmation (routetune/study.hpp) against the default's samples.
 struct StudyConfirmation {
     int rounds = 0;
-    std::vector<ConfirmedRoute> routes;  ///< in the order given (the default first, by convention)
-    std::string recorded_at;             ///< ISO 8601 UTC
+    std::optional<Confirmation> baseline;  ///< the default against itself; absent when its runs failed
+    std::vector<Confirmation> candidates;  ///< the top routes, in the order measured
+    std::string recorded_at;               ///< ISO 8601 UTC
 };
 
 /// How the study ended.
 struct StudyOutcome {
-    std::string outcome;           ///< "improved", "default-stays", "no-eligible-route"
+    Outcome outcome = Outcome::Unfinished;  ///< improved, default-stays or no-eligible-route
     std::optional<Route> winner;   ///< absent unless improved
     double speedup = 1;
     double speedup_ci_low = 0;

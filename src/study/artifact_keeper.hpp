@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "routetune/evaluation.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "store/study_store.hpp"
 
 namespace routetune {

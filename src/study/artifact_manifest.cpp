@@ -1,17 +1,14 @@
-// Writes and checks artifact manifests. Both files are written to a temporary name in the
-// destination folder and renamed over the final name, so a reader sees either the old file or
-// the complete new one. The manifest's sha256 is computed from the copy itself, after copying,
+// Writes and checks artifact manifests. Both files go through util/files' atomic write (a
+// temporary name in the destination folder, fsync'ed, renamed over the final name), so a
+// reader sees either the old file or the complete new one, also after a crash. The manifest's sha256 is computed from the copy itself, after copying,
 // so it describes exactly the bytes at PATH. Inspecting re-hashes PATH and compares.
 #include "study/artifact_manifest.hpp"
 
-#include <unistd.h>
-
-#include <atomic>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 
 #include "routetune/error.hpp"
+#include "util/files.hpp"
 #include "util/output_path.hpp"
 #include "util/sha256.hpp"
 
@@ -22,47 +19,8 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-fs::path temporary_beside(const fs::path& target) {
-    static std::atomic<unsigned> counter{0};
-    return target.parent_path() / ("." + target.filename().string() + ".tmp-" +
-                                   std::to_string(::getpid()) + "-" + std::to_string(counter++));
-}
-
-std::string now_utc() {
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buffer;
-}
-
 Json number(double value) {
     return std::isfinite(value) ? Json(value) : Json(nullptr);
-}
-
-void commit(const fs::path& temporary, const fs::path& target) {
-    std::error_code error;
-    fs::rename(temporary, target, error);
-    if (error) {
-        fs::remove(temporary, error);
-        throw RuntimeFailure("cannot write " + target.string() + ": " + error.message());
-    }
-}
-
-void write_text_atomically(const fs::path& target, const std::string& text) {
-    fs::path temporary = temporary_beside(target);
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw RuntimeFailure("cannot write " + temporary.string());
-        }
-    }
-    commit(temporary, target);
 }
 
 [[noreturn]] void bad(const std::string& key, const std::string& what) {
@@ -105,16 +63,9 @@ ArtifactManifest write_output(const fs::path& artifact, const fs::path& output, 
     }
     check_artifact_output(output);
     if (!(fs::exists(output) && fs::equivalent(artifact, output, error))) {
-        fs::path temporary = temporary_beside(output);
-        fs::copy_file(artifact, temporary, fs::copy_options::overwrite_existing, error);
-        if (!error) fs::permissions(temporary, status.permissions(), fs::perm_options::replace, error);
-        if (error) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw RuntimeFailure("cannot copy " + artifact.string() + " to " + output.string() + ": " +
-                                 error.message());
-        }
-        commit(temporary, output);
+        std::string why;
+        if (!copy_file_atomically(artifact, output, &why))
+            throw RuntimeFailure("cannot copy " + artifact.string() + " to " + output.string() + ": " + why);
     }
     auto sha = sha256_file(output);
     if (!sha) throw RuntimeFailure("cannot read " + output.string() + " back to hash it");
@@ -130,9 +81,11 @@ ArtifactManifest write_output(const fs::path& artifact, const fs::path& output, 
     manifest.ci_low = info.ci_low;
     manifest.ci_high = info.ci_high;
     manifest.outcome = std::string(to_string(info.outcome));
-    manifest.created_at = info.created_at.empty() ? now_utc() : info.created_at;
+    manifest.created_at = info.created_at.empty() ? iso8601_utc_now() : info.created_at;
     manifest.routetune_version = ROUTETUNE_VERSION;
-    write_text_atomically(manifest_path(output), manifest_to_json(manifest).dump(2) + "\n");
+    std::string why;
+    if (!write_file(manifest_path(output), manifest_to_json(manifest).dump(2) + "\n", &why))
+        throw RuntimeFailure("cannot write " + manifest_path(output).string() + ": " + why);
     return manifest;
 }
 

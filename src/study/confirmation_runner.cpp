@@ -45,11 +45,11 @@ StudyOutcome without_default(const std::vector<Evaluation>& evaluations, const E
                              StudyOutcome outcome) {
     auto fastest = fastest_eligible(evaluations);
     if (!fastest) {
-        outcome.outcome = "no-eligible-route";
+        outcome.outcome = Outcome::NoEligibleRoute;
         outcome.message = "no route, the default included, built, ran and passed accuracy";
         return outcome;
     }
-    outcome.outcome = "improved";
+    outcome.outcome = Outcome::Improved;
     outcome.winner = fastest->route;
     outcome.speedup = outcome.speedup_ci_low = outcome.speedup_ci_high = std::nan("");
     outcome.artifact_path = fastest->artifact_path;
@@ -106,7 +106,7 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     std::vector<Evaluation> top =
         confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
     if (top.empty()) {
-        outcome.outcome = "default-stays";
+        outcome.outcome = Outcome::DefaultStays;
         outcome.message = "no route's median was " + percent(1 + timing_.min_gain) + " the default's or better";
         return outcome;
     }
@@ -126,9 +126,10 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     for (std::size_t i = 0; i < routes.size(); ++i) {
         if (!alive[i] || samples[i].empty() || samples[0].empty()) continue;
         Confirmation c = make_confirmation(routes[i].evaluation.route, samples[0], samples[i]);
-        record.routes.push_back(ConfirmedRoute{c.route, i == 0, c.timing, c.speedup, c.ci_low, c.ci_high});
-        if (i > 0) confirmations.push_back(c);
+        if (i == 0) record.baseline = c;
+        else confirmations.push_back(c);
     }
+    record.candidates = confirmations;
     store.record_confirmation(record);
     return conclude(pick_winner(confirmations, timing_.min_gain), confirmations, routes, joined_notes(dropped),
                     std::move(outcome));
@@ -139,12 +140,12 @@ StudyOutcome ConfirmationRunner::conclude(const std::optional<Confirmation>& win
                                           const std::vector<BuiltCandidate>& routes, const std::string& notes,
                                           StudyOutcome outcome) const {
     if (!winner) {
-        outcome.outcome = "default-stays";
+        outcome.outcome = Outcome::DefaultStays;
         outcome.message = "no route beat the default by " + percent(1 + timing_.min_gain) +
                           " with 95% confidence in the interleaved confirmation" + best_confirmed(confirmations) + notes;
         return outcome;
     }
-    outcome.outcome = "improved";
+    outcome.outcome = Outcome::Improved;
     outcome.winner = winner->route;
     outcome.speedup = winner->speedup;
     outcome.speedup_ci_low = winner->ci_low;

@@ -7,7 +7,7 @@
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
 #include "eval/evaluator.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
 #include "store/study_store.hpp"

@@ -14,6 +14,7 @@
 #include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
 #include "eval/timing_source.hpp"
+#include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
 #include "study/artifact_keeper.hpp"
 #include "study/confirmation_runner.hpp"
@@ -31,10 +32,9 @@ namespace {
 // Evaluations the study will make, the default included, as far as it is known in advance
 // (mixed's phase two and the adaptive strategies are bounded by the budget alone).
 std::size_t planned_evaluations(const StudySetup& setup) {
-    const std::string& search = setup.search;
-    ExpansionMode mode = search == "full" ? ExpansionMode::Full : ExpansionMode::Fast;
-    bool enumerated = search == "fast" || search == "full" || search == "mixed";
-    BigCount space = count_candidates(setup.expression, enumerated ? mode : ExpansionMode::Full);
+    const StrategyEntry* strategy = find_strategy(setup.search);
+    bool enumerated = strategy && strategy->expansion;
+    BigCount space = count_candidates(setup.expression, enumerated ? *strategy->expansion : ExpansionMode::Full);
     std::uint64_t budget = setup.spec.search.max_routes;
     std::uint64_t candidates = space.fits_u64() ? std::min<std::uint64_t>(space.to_u64(), budget) : budget;
     bool baseline_is_default = baseline_route(setup.expression).empty() && enumerated;
@@ -98,7 +98,7 @@ void StudyRunner::require_usable_default(const StudyLedger& ledger, StudyStore& 
     const Evaluation& default_evaluation = *ledger.default_evaluation();
     if (default_evaluation.status == Status::Ok || every_case_has_golden(setup_.spec)) return;
     StudyOutcome outcome;
-    outcome.outcome = "no-eligible-route";
+    outcome.outcome = Outcome::NoEligibleRoute;
     outcome.message = "the default route is " + std::string(to_string(default_evaluation.status)) + " (" +
                       default_evaluation.message +
                       ") and not every case has a golden reference: nothing can be validated";

@@ -11,7 +11,7 @@
 #include "eval/evaluator.hpp"
 #include "study/evaluation_executor.hpp"
 #include "study/study_ledger.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
 #include "util/clock.hpp"

@@ -65,20 +65,10 @@ StudySummary load_study_summary(const std::filesystem::path& cache) {
     for (const auto& e : summary.evaluations) {
         if (!summary.default_evaluation && e.phase == "default" && e.status != Status::Pending) summary.default_evaluation = e;
     }
-    if (auto confirmation = store->read_confirmation()) {
-        TimingSummary default_timing;
-        for (const auto& row : confirmation->routes) {
-            if (row.is_default) default_timing = row.timing;
-        }
-        for (const auto& row : confirmation->routes) {
-            if (row.is_default) continue;
-            summary.confirmations.push_back(
-                Confirmation{row.route, default_timing, row.timing, row.speedup, row.speedup_ci_low, row.speedup_ci_high});
-        }
-    }
+    if (auto confirmation = store->read_confirmation()) summary.confirmations = confirmation->candidates;
     summary.outcome = Outcome::Unfinished;
     if (auto outcome = store->read_outcome()) {
-        summary.outcome = outcome_from_string(outcome->outcome).value_or(Outcome::Unfinished);
+        summary.outcome = outcome->outcome;
         if (outcome->winner) {
             Confirmation winner;
             winner.route = *outcome->winner;

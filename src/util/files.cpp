@@ -1,4 +1,4 @@
-// Atomic writes go to "<file>.tmp.<pid>.<counter>" in the target's own folder (so the rename
+// Atomic writes and copies go to "<file>.tmp.<pid>.<counter>" in the target's own folder (so the rename
 // stays on one file system), are fsync'ed, then renamed over the target; on any failure the
 // temporary is removed and the target is untouched. Scratch folders use mkdtemp.
 #include "util/files.hpp"
@@ -24,6 +24,30 @@ bool fail(std::string* error, std::string message) {
     return false;
 }
 
+std::filesystem::path temporary_for(const std::filesystem::path& file) {
+    static std::atomic<unsigned> counter{0};
+    std::filesystem::path temporary = file;
+    temporary += ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    return temporary;
+}
+
+// fsyncs and closes fd (open on temporary), then renames temporary over file; removes the
+// temporary on failure.
+bool commit_temporary(int fd, const std::filesystem::path& temporary, const std::filesystem::path& file,
+                      std::string* error) {
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        std::string reason = std::strerror(errno);
+        unlink(temporary.c_str());
+        return fail(error, "cannot flush '" + temporary.string() + "': " + reason);
+    }
+    if (rename(temporary.c_str(), file.c_str()) != 0) {
+        std::string reason = std::strerror(errno);
+        unlink(temporary.c_str());
+        return fail(error, "cannot rename '" + temporary.string() + "' to '" + file.string() + "': " + reason);
+    }
+    return true;
+}
+
 }  // namespace
 
 std::optional<std::string> read_file(const std::filesystem::path& file) {
@@ -38,9 +62,7 @@ std::optional<std::string> read_file(const std::filesystem::path& file) {
 }
 
 bool write_file(const std::filesystem::path& file, std::string_view data, std::string* error) {
-    static std::atomic<unsigned> counter{0};
-    std::filesystem::path temporary = file;
-    temporary += ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    std::filesystem::path temporary = temporary_for(file);
     int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return fail(error, "cannot create '" + temporary.string() + "': " + std::strerror(errno));
     std::string_view rest = data;
@@ -55,17 +77,23 @@ bool write_file(const std::filesystem::path& file, std::string_view data, std::s
         }
         rest.remove_prefix(static_cast<std::size_t>(put));
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        std::string reason = std::strerror(errno);
-        unlink(temporary.c_str());
-        return fail(error, "cannot flush '" + temporary.string() + "': " + reason);
+    return commit_temporary(fd, temporary, file, error);
+}
+
+bool copy_file_atomically(const std::filesystem::path& source, const std::filesystem::path& file, std::string* error) {
+    namespace fs = std::filesystem;
+    fs::path temporary = temporary_for(file);
+    std::error_code ec;
+    fs::perms permissions = fs::status(source, ec).permissions();
+    if (!ec) fs::copy_file(source, temporary, fs::copy_options::overwrite_existing, ec);
+    if (!ec) fs::permissions(temporary, permissions, fs::perm_options::replace, ec);
+    int fd = ec ? -1 : open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        std::string reason = ec ? ec.message() : std::strerror(errno);
+        fs::remove(temporary, ec);
+        return fail(error, reason);
     }
-    if (rename(temporary.c_str(), file.c_str()) != 0) {
-        std::string reason = std::strerror(errno);
-        unlink(temporary.c_str());
-        return fail(error, "cannot rename '" + temporary.string() + "' to '" + file.string() + "': " + reason);
-    }
-    return true;
+    return commit_temporary(fd, temporary, file, error);
 }
 
 std::filesystem::path make_scratch_folder(const std::filesystem::path& parent, const std::string& prefix) {

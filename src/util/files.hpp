@@ -18,6 +18,11 @@ std::optional<std::string> read_file(const std::filesystem::path& file);
 /// over file); false with *error set (when error is non-null) if it failed, leaving file as it was.
 bool write_file(const std::filesystem::path& file, std::string_view data, std::string* error = nullptr);
 
+/// Copies source to file the same way (temporary beside file, permission bits kept, fsync'ed,
+/// renamed); false with *error set (when error is non-null) if it failed, leaving file as it was.
+bool copy_file_atomically(const std::filesystem::path& source, const std::filesystem::path& file,
+                          std::string* error = nullptr);
+
 /// Creates a new, empty folder named prefix + a unique suffix inside parent (created if needed);
 /// throws RuntimeFailure naming the folder when it cannot.
 std::filesystem::path make_scratch_folder(const std::filesystem::path& parent, const std::string& prefix);

@@ -115,14 +115,4 @@ RatioEstimate ratio_of_medians(const std::vector<double>& numerator, const std::
     return estimate;
 }
 
-TimingSummary summarize(const std::vector<double>& samples) {
-    TimingSummary summary;
-    summary.samples_s = samples;
-    summary.median_s = median(samples);
-    Interval interval = median_ci95(samples);
-    summary.ci_low_s = interval.low;
-    summary.ci_high_s = interval.high;
-    return summary;
-}
-
 }  // namespace routetune

@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "routetune/evaluation.hpp"
-
 namespace routetune {
 
 /// The median (mean of the two middle values for an even count); NaN for no samples.
@@ -45,8 +43,5 @@ struct RatioEstimate {
 /// NaN everywhere when a sample is empty. Speedup of B over A is ratio_of_medians(A, B).
 RatioEstimate ratio_of_medians(const std::vector<double>& numerator, const std::vector<double>& denominator,
                                int resamples = 2000, std::uint64_t seed = 0x5eed0f7a11e5ULL);
-
-/// The samples with their median and median_ci95 bounds.
-TimingSummary summarize(const std::vector<double>& samples);
 
 }  // namespace routetune

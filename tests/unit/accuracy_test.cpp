@@ -168,6 +168,7 @@ TEST(OutputReader, TrtexecJsonIsEveryTensorsValuesInFileOrder) {
     NumericOutput bad = read_output("[{\"name\": \"a\"", OutputFormat::TrtexecJson);
     EXPECT_FALSE(bad.ok);
     EXPECT_TRUE(contains(bad.message, "trtexec output file")) << bad.message;
+    EXPECT_FALSE(read_output("[{\"name\": \"a\"}]", OutputFormat::TrtexecJson).ok);
 }
 
 TEST(FormatNames, RoundTrip) {

@@ -40,15 +40,15 @@ protected:
         return order;
     }
 
-    ConfirmedRoute confirmed(const std::string& route) const {
+    Confirmation confirmed(const std::string& route) const {
         std::optional<StudyConfirmation> confirmation = store->read_confirmation();
         if (confirmation) {
-            for (const auto& r : confirmation->routes) {
+            for (const auto& r : confirmation->candidates) {
                 if (r.route.to_string() == route) return r;
             }
         }
         ADD_FAILURE() << route << " not confirmed";
-        return ConfirmedRoute{};
+        return Confirmation{};
     }
 
     fake::StudyBench bench;
@@ -71,7 +71,7 @@ TEST_F(Confirm, EveryRoundRunsTheDefaultThenEachCandidate) {
 TEST_F(Confirm, AClearlyFasterRouteWinsWithTheSpeedupOfTheConfirmation) {
     bench.runner.routes["-a=1"].run_s = 0.05;
     StudyOutcome outcome = decide({searched("-a=1", 0.06)});
-    EXPECT_EQ(outcome.outcome, "improved");
+    EXPECT_EQ(outcome.outcome, Outcome::Improved);
     ASSERT_TRUE(outcome.winner);
     EXPECT_EQ(outcome.winner->to_string(), "-a=1");
     EXPECT_DOUBLE_EQ(outcome.speedup, 2.0) << "0.1 s / 0.05 s in the confirmation, not 0.1 / 0.06 from the search";
@@ -87,7 +87,7 @@ TEST_F(Confirm, AMachineThatSpeedsUpDoesNotMakeAnEqualRouteWin) {
     bench.spec.timing.min_gain = 0.05;
     bench.runner.drift_per_run = 0.02;
     StudyOutcome outcome = decide({searched("-a=1", 0.08)});
-    EXPECT_EQ(outcome.outcome, "default-stays") << outcome.message;
+    EXPECT_EQ(outcome.outcome, Outcome::DefaultStays) << outcome.message;
     EXPECT_LT(confirmed("-a=1").speedup, 1.05);
 }
 
@@ -98,22 +98,22 @@ TEST_F(Confirm, TheBootstrapIntervalDecidesNotTheMedian) {
     bench.spec.timing.min_gain = 0.1;
     bench.runner.routes["-a=1"].run_times = {0.07, 0.2, 0.07, 0.2, 0.07, 0.2, 0.07, 0.2, 0.07, 0.07};
     StudyOutcome outcome = decide({searched("-a=1", 0.07)});
-    EXPECT_EQ(outcome.outcome, "default-stays") << outcome.message;
+    EXPECT_EQ(outcome.outcome, Outcome::DefaultStays) << outcome.message;
     EXPECT_NEAR(confirmed("-a=1").speedup, 0.1 / 0.07, 1e-9);
-    EXPECT_LT(confirmed("-a=1").speedup_ci_low, 1.1);
+    EXPECT_LT(confirmed("-a=1").ci_low, 1.1);
 }
 
 TEST_F(Confirm, NoCandidateFastEnoughMeansTheDefaultStaysWithoutRunning) {
     bench.spec.timing.min_gain = 0.25;
     StudyOutcome outcome = decide({searched("-a=1", 0.09)});  // 1.11x < 1.25x
-    EXPECT_EQ(outcome.outcome, "default-stays");
+    EXPECT_EQ(outcome.outcome, Outcome::DefaultStays);
     EXPECT_TRUE(run_order().empty());
 }
 
 TEST_F(Confirm, ARouteThatFailsNowIsDroppedWithANote) {
     bench.runner.routes["-a=1"].build_exit = 1;
     StudyOutcome outcome = decide({searched("-a=1", 0.05)});
-    EXPECT_EQ(outcome.outcome, "default-stays");
+    EXPECT_EQ(outcome.outcome, Outcome::DefaultStays);
     EXPECT_NE(outcome.message.find("dropped: -a=1 (rebuild build_failed)"), std::string::npos) << outcome.message;
 }
 

@@ -83,18 +83,6 @@ std::string run(const ExpandRequest& request, const Catalog& c = catalog()) {
 
 }  // namespace
 
-TEST(Expansion, ModesFromString) {
-    EXPECT_EQ(expansion_mode_from_string("fast"), ExpansionMode::Fast);
-    EXPECT_EQ(expansion_mode_from_string("full"), ExpansionMode::Full);
-    EXPECT_EQ(expansion_mode_from_string("mixed"), ExpansionMode::Mixed);
-    try {
-        expansion_mode_from_string("fastest");
-        FAIL();
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("'fastest' (valid: fast, full, mixed)"), std::string::npos) << e.what();
-    }
-}
-
 TEST(Expansion, BaselineSetsOnlyFixedKnobs) {
     auto e = parse_expression("-O=[2|3] -march=native -funroll-loops=on", catalog());
     EXPECT_EQ(baseline_route(e).to_string(), "-funroll-loops=on -march=native");

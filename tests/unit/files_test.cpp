@@ -44,6 +44,29 @@ TEST_F(FilesTest, WriteIntoMissingFolderFailsWithMessage) {
     EXPECT_FALSE(write_file(folder_ / "missing" / "f.txt", "x"));
 }
 
+TEST_F(FilesTest, CopyReplacesKeepsPermissionBitsAndLeavesNoTemporary) {
+    namespace fs = std::filesystem;
+    ASSERT_TRUE(write_file(folder_ / "tool", "#!/bin/sh\necho new\n"));
+    fs::permissions(folder_ / "tool", fs::perms::owner_all | fs::perms::group_read, fs::perm_options::replace);
+    ASSERT_TRUE(write_file(folder_ / "copy", "old"));
+    std::string error;
+    ASSERT_TRUE(copy_file_atomically(folder_ / "tool", folder_ / "copy", &error)) << error;
+    EXPECT_EQ(read_file(folder_ / "copy"), "#!/bin/sh\necho new\n");
+    EXPECT_EQ(fs::status(folder_ / "copy").permissions(), fs::perms::owner_all | fs::perms::group_read);
+    int entries = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(folder_)) ++entries;
+    EXPECT_EQ(entries, 2);
+}
+
+TEST_F(FilesTest, CopyOfAMissingSourceFailsAndLeavesTheTargetAsItWas) {
+    ASSERT_TRUE(write_file(folder_ / "copy", "old"));
+    std::string error;
+    EXPECT_FALSE(copy_file_atomically(folder_ / "absent", folder_ / "copy", &error));
+    EXPECT_FALSE(error.empty());
+    EXPECT_EQ(read_file(folder_ / "copy"), "old");
+    EXPECT_FALSE(copy_file_atomically(folder_ / "absent", folder_ / "missing" / "copy"));
+}
+
 TEST_F(FilesTest, ReadMissingOrFolderIsNullopt) {
     EXPECT_FALSE(read_file(folder_ / "nope").has_value());
     EXPECT_FALSE(read_file(folder_).has_value());

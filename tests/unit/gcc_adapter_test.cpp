@@ -81,6 +81,15 @@ TEST_F(GccAdapterTest, DiscoversTheRealCompiler) {
         EXPECT_EQ(get(catalog, "-funroll-loops").default_value, "off");
         EXPECT_EQ(get(catalog, "-param:evrp-mode").values,
                   (std::vector<std::string>{"legacy", "legacy-first", "ranger", "ranger-first"}));
+        // GCC 12.2 takes 128|256|512|none, not any integer (32 and 64 fail every build).
+        for (const char* name : {"-mstore-max", "-mmove-max"}) {
+            EXPECT_EQ(get(catalog, name).values, (std::vector<std::string>{"128", "256", "512", "none"})) << name;
+            EXPECT_EQ(get(catalog, name).type, KnobType::Enum) << name;
+        }
+        // Accepted with "no longer supported" or "ignored in 64bit mode": no-ops are no knobs.
+        for (const char* name : {"-mmpx", "-mpcommit", "-mmitigate-rop", "-mrtd"}) {
+            EXPECT_EQ(catalog.find(name), nullptr) << name;
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 #include "search/feasibility_model.hpp"
 #include "search/search_space.hpp"
 #include "search/sim/synthetic_landscape.hpp"
+#include "search/strategy_registry.hpp"
 
 namespace routetune {
 namespace {
@@ -79,6 +80,32 @@ TEST(StrategyRegistry, NamesAndUnknown) {
     EXPECT_EQ(strategy_names(), (std::vector<std::string>{"auto", "evolve", "fast", "full", "greedy", "mixed", "model", "random"}));
     EXPECT_THROW(make_strategy("annealing", small_expression(), {}), UsageError);
     EXPECT_EQ(make_strategy("greedy", small_expression(), {})->name(), "greedy");
+}
+
+TEST(StrategyRegistry, EveryRowMakesTheStrategyItNames) {
+    EXPECT_EQ(strategy_list(" | "), "fast | full | mixed | random | greedy | evolve | model | auto");
+    for (const StrategyEntry& entry : strategy_registry()) {
+        EXPECT_EQ(entry.make(small_expression(), {})->name(), entry.name);
+        EXPECT_EQ(find_strategy(entry.name), &entry);
+    }
+    EXPECT_EQ(find_strategy("annealing"), nullptr);
+}
+
+TEST(StrategyRegistry, ExpansionModesOfTheEnumeratedStrategies) {
+    EXPECT_EQ(expansion_mode_from_string("fast"), ExpansionMode::Fast);
+    EXPECT_EQ(expansion_mode_from_string("full"), ExpansionMode::Full);
+    EXPECT_EQ(expansion_mode_from_string("mixed"), ExpansionMode::Mixed);
+    EXPECT_EQ(strategy_list(", ", true), "fast, full, mixed");
+    for (const char* text : {"fastest", "random"}) {
+        try {
+            expansion_mode_from_string(text);
+            FAIL() << text;
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("'" + std::string(text) + "' (valid: fast, full, mixed)"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
 }
 
 TEST(Strategies, ProposeValidUniqueRoutesWithinTheExpression) {

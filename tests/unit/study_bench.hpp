@@ -13,7 +13,7 @@
 #include "eval/evaluator.hpp"
 #include "routetune/expression.hpp"
 #include "store/study_store.hpp"
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 #include "unit/fake_command_runner.hpp"
 #include "unit/routes_catalog.hpp"
 #include "util/clock.hpp"

@@ -209,28 +209,30 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     StudyConfirmation confirmation;
     confirmation.rounds = 5;
     confirmation.recorded_at = "2026-11-29T23:20:00Z";
-    confirmation.routes.push_back({Route(), true, {{1.0, 1.1}, 1.05, 1.0, 1.1}, 1, 1, 1});
-    confirmation.routes.push_back({Route::parse("-O=3"), false, {{0.5, 0.6}, 0.55, 0.5, 0.6}, 1.9, 1.7, 2.1});
+    TimingSummary default_timing{{1.0, 1.1}, 1.05, 1.0, 1.1};
+    confirmation.baseline = Confirmation{Route(), default_timing, default_timing, 1, 1, 1};
+    confirmation.candidates.push_back({Route::parse("-O=3"), default_timing, {{0.5, 0.6}, 0.55, 0.5, 0.6}, 1.9, 1.7, 2.1});
     store->record_confirmation(confirmation);
-    confirmation.routes.pop_back();
-    confirmation.routes.push_back({Route::parse("-O=2"), false, {{0.7}, 0.7, 0.7, 0.7}, 1.5, 1.4, 1.6});
+    confirmation.candidates.pop_back();
+    confirmation.candidates.push_back({Route::parse("-O=2"), default_timing, {{0.7}, 0.7, 0.7, 0.7}, 1.5, 1.4, 1.6});
     store->record_confirmation(confirmation);
     auto read = store->read_confirmation();
     ASSERT_TRUE(read.has_value());
     EXPECT_EQ(read->rounds, 5);
     EXPECT_EQ(read->recorded_at, "2026-11-29T23:20:00Z");
-    ASSERT_EQ(read->routes.size(), 2u);
-    EXPECT_TRUE(read->routes[0].route.empty());
-    EXPECT_TRUE(read->routes[0].is_default);
-    EXPECT_EQ(read->routes[1].route.to_string(), "-O=2");
-    EXPECT_FALSE(read->routes[1].is_default);
-    expect_same_timing(confirmation.routes[1].timing, read->routes[1].timing);
-    EXPECT_EQ(read->routes[1].speedup, 1.5);
-    EXPECT_EQ(read->routes[1].speedup_ci_low, 1.4);
-    EXPECT_EQ(read->routes[1].speedup_ci_high, 1.6);
+    ASSERT_TRUE(read->baseline.has_value());
+    EXPECT_TRUE(read->baseline->route.empty());
+    expect_same_timing(default_timing, read->baseline->timing);
+    ASSERT_EQ(read->candidates.size(), 1u);
+    EXPECT_EQ(read->candidates[0].route.to_string(), "-O=2");
+    expect_same_timing(confirmation.candidates[0].timing, read->candidates[0].timing);
+    expect_same_timing(default_timing, read->candidates[0].default_timing);
+    EXPECT_EQ(read->candidates[0].speedup, 1.5);
+    EXPECT_EQ(read->candidates[0].ci_low, 1.4);
+    EXPECT_EQ(read->candidates[0].ci_high, 1.6);
 
     StudyOutcome outcome;
-    outcome.outcome = "improved";
+    outcome.outcome = Outcome::Improved;
     outcome.winner = Route::parse("-O=2");
     outcome.speedup = 1.5;
     outcome.speedup_ci_low = 1.4;
@@ -242,7 +244,7 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     store->record_outcome(outcome);
     auto stored = store->read_outcome();
     ASSERT_TRUE(stored.has_value());
-    EXPECT_EQ(stored->outcome, "improved");
+    EXPECT_EQ(stored->outcome, Outcome::Improved);
     EXPECT_EQ(stored->winner, outcome.winner);
     EXPECT_EQ(stored->speedup, 1.5);
     EXPECT_EQ(stored->speedup_ci_low, 1.4);
@@ -253,10 +255,10 @@ TEST_F(StudyStoreTest, ConfirmationAndOutcomeRoundTrip) {
     EXPECT_EQ(stored->recorded_at, "2026-11-29T23:21:00Z");
 
     outcome = StudyOutcome{};
-    outcome.outcome = "default-stays";
+    outcome.outcome = Outcome::DefaultStays;
     store->record_outcome(outcome);
     stored = store->read_outcome();
-    EXPECT_EQ(stored->outcome, "default-stays");
+    EXPECT_EQ(stored->outcome, Outcome::DefaultStays);
     EXPECT_FALSE(stored->winner.has_value());
     EXPECT_FALSE(stored->recorded_at.empty());
 }

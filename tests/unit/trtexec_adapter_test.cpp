@@ -11,6 +11,7 @@
 
 #include "adapters/trtexec_adapter.hpp"
 #include "adapters/trtexec_catalog_parser.hpp"
+#include "eval/output_reader.hpp"
 #include "routetune/error.hpp"
 #include "util/process.hpp"
 
@@ -85,13 +86,6 @@ TEST(TrtexecGpuTime, FallsBackToTheMeanAndIgnoresTheTotal) {
     EXPECT_DOUBLE_EQ(parse_trtexec_gpu_time("[I] GPU Compute Time: mean = 0.855457 ms\n").value(), 0.855457);
     EXPECT_FALSE(parse_trtexec_gpu_time("[I] Total GPU Compute Time: 3.1 s\n").has_value());
     EXPECT_FALSE(parse_trtexec_gpu_time("").has_value());
-}
-
-TEST(TrtexecOutput, ReadsExportedTensorValues) {
-    std::string text = R"([ { "name" : "a", "dimensions" : "2", "values" : [ 1.5, -2 ] },
-                            { "name" : "b", "dimensions" : "1", "values" : [ 3e-1 ] } ])";
-    EXPECT_EQ(parse_trtexec_output_values(text), (std::vector<double>{1.5, -2.0, 0.3}));
-    EXPECT_THROW(parse_trtexec_output_values("[{\"name\": \"a\"}]"), UsageError);
 }
 
 TEST(TrtexecAdapter, ReportsTheGpuComputeMedianOfARunsStdoutInSeconds) {
@@ -189,7 +183,7 @@ TEST(TrtexecAdapter, BuildAndRunThroughTheFake) {
     std::ifstream out(scratch.dir / "out.json");
     std::stringstream exported;
     exported << out.rdbuf();
-    EXPECT_EQ(parse_trtexec_output_values(exported.str()), (std::vector<double>{1.0, 2.0, 3.0, 4.0}));
+    EXPECT_EQ(read_output(exported.str(), OutputFormat::TrtexecJson).values, (std::vector<double>{1.0, 2.0, 3.0, 4.0}));
 
     ProcessResult failed = build("-copy_ppg=off");
     EXPECT_EQ(failed.outcome, ProcessOutcome::Exited);

@@ -141,14 +141,16 @@ void SqliteStudyStore::record_confirmation(const StudyConfirmation& confirmation
         "INSERT INTO confirmation_route (position, route, route_hash, is_default, samples, median_s, ci_low_s, "
         "ci_high_s, speedup, speedup_ci_low, speedup_ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     std::int64_t position = 0;
-    for (const auto& entry : confirmation.routes) {
+    auto insert = [&](const Confirmation& entry, bool is_default) {
         row.bind(1, position++).bind(2, entry.route.to_string()).bind(3, entry.route.hash());
-        row.bind(4, static_cast<std::int64_t>(entry.is_default)).bind(5, encode_samples(entry.timing.samples_s));
+        row.bind(4, static_cast<std::int64_t>(is_default)).bind(5, encode_samples(entry.timing.samples_s));
         row.bind(6, entry.timing.median_s).bind(7, entry.timing.ci_low_s).bind(8, entry.timing.ci_high_s);
-        row.bind(9, entry.speedup).bind(10, entry.speedup_ci_low).bind(11, entry.speedup_ci_high);
+        row.bind(9, entry.speedup).bind(10, entry.ci_low).bind(11, entry.ci_high);
         row.run();
         row.reset();
-    }
+    };
+    if (confirmation.baseline) insert(*confirmation.baseline, true);
+    for (const auto& entry : confirmation.candidates) insert(entry, false);
     transaction.commit();
 }
 
@@ -163,18 +165,22 @@ std::optional<StudyConfirmation> SqliteStudyStore::read_confirmation() const {
         "SELECT route, is_default, samples, median_s, ci_low_s, ci_high_s, speedup, speedup_ci_low, "
         "speedup_ci_high FROM confirmation_route ORDER BY position");
     while (row.step()) {
-        ConfirmedRoute entry;
+        Confirmation entry;
         entry.route = parse_stored_route(impl_->path, row.text(0));
-        entry.is_default = row.integer(1) != 0;
         entry.timing.samples_s = decode_samples(row.text(2));
         entry.timing.median_s = row.real(3);
         entry.timing.ci_low_s = row.real(4);
         entry.timing.ci_high_s = row.real(5);
         entry.speedup = row.real(6);
-        entry.speedup_ci_low = row.real(7);
-        entry.speedup_ci_high = row.real(8);
-        confirmation.routes.push_back(std::move(entry));
+        entry.ci_low = row.real(7);
+        entry.ci_high = row.real(8);
+        if (row.integer(1) != 0) confirmation.baseline = std::move(entry);
+        else confirmation.candidates.push_back(std::move(entry));
     }
+    for (auto& entry : confirmation.candidates) {
+        entry.default_timing = confirmation.baseline ? confirmation.baseline->timing : TimingSummary{};
+    }
+    if (confirmation.baseline) confirmation.baseline->default_timing = confirmation.baseline->timing;
     return confirmation;
 }
 
@@ -183,7 +189,7 @@ void SqliteStudyStore::record_outcome(const StudyOutcome& outcome) {
     auto statement = impl_->db.prepare(
         "INSERT OR REPLACE INTO outcome (id, outcome, winner_route, speedup, speedup_ci_low, speedup_ci_high, "
         "artifact_path, artifact_sha256, message, recorded_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    statement.bind(1, outcome.outcome);
+    statement.bind(1, std::string(to_string(outcome.outcome)));
     if (outcome.winner) statement.bind(2, outcome.winner->to_string());
     else statement.bind_null(2);
     statement.bind(3, outcome.speedup).bind(4, outcome.speedup_ci_low).bind(5, outcome.speedup_ci_high);
@@ -199,7 +205,7 @@ std::optional<StudyOutcome> SqliteStudyStore::read_outcome() const {
         "message, recorded_at FROM outcome WHERE id = 1");
     if (!statement.step()) return std::nullopt;
     StudyOutcome outcome;
-    outcome.outcome = statement.text(0);
+    outcome.outcome = outcome_from_string(statement.text(0)).value_or(Outcome::Unfinished);
     if (!statement.is_null(1)) outcome.winner = parse_stored_route(impl_->path, statement.text(1));
     outcome.speedup = statement.real(2);
     outcome.speedup_ci_low = statement.real(3);

@@ -1,4 +1,4 @@
-#include "study/study_paths.hpp"
+#include "eval/study_paths.hpp"
 
 namespace routetune {
 

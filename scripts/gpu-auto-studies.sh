@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Issue 14's GPU work in two device calls (each under 10 minutes), from the repository root:
+#   scripts/gpu-auto-studies.sh 1   build routetune (scripts/build-device.sh, .devcarry carried),
+#                                   the fork server's before/after cost on inductor_cnn, the
+#                                   auto study of inductor_mlp; $OUT gets the binary back
+#   scripts/gpu-auto-studies.sh 2   ROUTETUNE=<that binary>: auto studies of inductor_cnn and
+#                                   inductor_resnet18, cuda_gemm again, the cost on resnet18
+# Studies go through scripts/gpu-studies.sh with --search auto over
+# examples/inductor_common/auto12.routes and --time-limit $TIME_LIMIT (default 100s).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export OUT=${OUT:-gpu-results} PYTHONUNBUFFERED=1
+mkdir -p "$OUT"
+phase=${1:-1}
+auto="--search auto --routes-file $PWD/examples/inductor_common/auto12.routes --time-limit ${TIME_LIMIT:-100s}"
+if [[ $phase == 1 ]]; then
+  python3 -c "import torch, torchvision, transformers; print('torch', torch.__version__, 'torchvision', torchvision.__version__, 'transformers', transformers.__version__, 'gpus', torch.cuda.device_count())"
+  time scripts/build-device.sh > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  cp build-device/routetune "$OUT/routetune"
+  export ROUTETUNE=$PWD/build-device/routetune
+  REPEATS=2 scripts/inductor-overhead.sh inductor_cnn
+  cp "$OUT/overhead.tsv" "$OUT/overhead_cnn.tsv"
+  STUDY_LIMIT_S=280 EXTRA_ARGS="$auto" scripts/gpu-studies.sh inductor_mlp
+  cp "$OUT/results.tar.gz" "$OUT/results_mlp.tar.gz"; cp "$OUT/summary.txt" "$OUT/summary_mlp.txt"
+else
+  export ROUTETUNE=${ROUTETUNE:-$PWD/build-device/routetune}
+  STUDY_LIMIT_S=220 EXTRA_ARGS="$auto" scripts/gpu-studies.sh inductor_cnn inductor_resnet18
+  cp "$OUT/results.tar.gz" "$OUT/results_cnn_resnet18.tar.gz"; cp "$OUT/summary.txt" "$OUT/summary_cnn_resnet18.txt"
+  STUDY_LIMIT_S=70 scripts/gpu-studies.sh cuda_gemm
+  cp "$OUT/results.tar.gz" "$OUT/results_gemm.tar.gz"; cp "$OUT/summary.txt" "$OUT/summary_gemm.txt"
+  if ((SECONDS < 470)); then  # only while the call's 10 minutes allow it
+    REPEATS=1 scripts/inductor-overhead.sh inductor_resnet18
+    cp "$OUT/overhead.tsv" "$OUT/overhead_resnet18.tsv"
+  fi
+fi
+rm -f "$OUT/results.tar.gz" "$OUT/overhead.tsv" "$OUT/summary.txt"
+ls -la "$OUT"

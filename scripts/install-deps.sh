@@ -2,7 +2,7 @@
 # Installs the Debian packages routetune needs, only those missing (quick when all are there).
 set -euo pipefail
 packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev clang libpq-dev postgresql
+          libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev libpq-dev postgresql
           libjs-chart.js libcpp-httplib-dev pkg-config
           chromium     # the HTML report's browser test (skipped without it)
           python3-optuna)  # bench/optuna_peer.py, the TPE peer of the strategies

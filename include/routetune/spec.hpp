@@ -25,6 +25,7 @@ struct BuildSpec {
     std::vector<std::string> command;     ///< argv with placeholders
     double timeout_s = 300;
     std::uint64_t memory_limit_mb = 0;    ///< 0: no limit
+    std::uint64_t max_output_mb = 256;    ///< a build printing more on stdout or stderr fails
     std::string cwd;                      ///< "" = the spec's folder; "{workdir}" or a folder
     std::map<std::string, std::string> env;
 };
@@ -35,6 +36,7 @@ struct RunSpec {
     double timeout_s = 60;
     double relative_timeout = 10;         ///< × the default route's run time; 0 disables
     std::uint64_t memory_limit_mb = 0;
+    std::uint64_t max_output_mb = 256;    ///< a run printing (or writing to {output}) more fails
     std::string cwd;
     std::map<std::string, std::string> env;
 };

@@ -26,6 +26,7 @@ struct BuildArguments {
 };
 
 int run(const BuildArguments& a) {
+    if (!a.output.empty()) check_artifact_output(a.output);
     Spec spec = load_spec(a.spec);
     StudySetup setup;
     setup.adapter = make_adapter(spec.compiler.adapter, adapter_options_for(spec));

@@ -10,6 +10,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "adapters/adapter_registry.hpp"
+#include "spec/value_ranges.hpp"
 #include "routetune/spec.hpp"
 #include "search/strategy_registry.hpp"
 
@@ -23,7 +24,7 @@ struct ExpandOptions {
     std::string routes_file;
     std::string mode;
     bool count = false;
-    std::uint64_t limit = 0;
+    std::string limit;
     bool has_limit = false;
     bool json = false;
     bool include_unsafe = false;
@@ -31,7 +32,8 @@ struct ExpandOptions {
     std::string compiler;
     std::string base;
     bool has_base = false;
-    int mixed_max_knobs = -1;
+    std::string mixed_max_knobs;
+    bool has_mixed_max_knobs = false;
 };
 
 int run(const ExpandOptions& options) {
@@ -57,11 +59,13 @@ int run(const ExpandOptions& options) {
     }
     if (!options.routes_file.empty()) request.routes_file = options.routes_file;
     if (!options.mode.empty()) request.mode = options.mode;
-    if (options.mixed_max_knobs >= 0) request.mixed_max_knobs = options.mixed_max_knobs;
+    if (options.has_mixed_max_knobs)
+        request.mixed_max_knobs =
+            static_cast<int>(parse_integer_option(options.mixed_max_knobs, ranges::mixed_max_knobs, "--mixed-max-knobs"));
     request.include_unsafe = request.include_unsafe || options.include_unsafe;
     request.count_only = options.count;
     request.json = options.json;
-    if (options.has_limit) request.limit = options.limit;
+    if (options.has_limit) request.limit = parse_integer_option(options.limit, ranges::expand_limit, "--limit");
     Catalog catalog = make_adapter(choice.name, choice.options)->discover();
     return run_expand(catalog, request, std::cout);
 }
@@ -84,10 +88,11 @@ void add_expand_command(CLI::App& app, Action& action) {
     command->add_option("--adapter", options->adapter, adapter_list(" | ") + " when there is no spec (default gcc)");
     command->add_option("--compiler", options->compiler, "compiler executable whose knobs are discovered");
     auto* base = command->add_option("--base", options->base, "base flags of the default route, one string split on whitespace");
-    command->add_option("--mixed-max-knobs", options->mixed_max_knobs, "knobs in mixed phase two (for its bound)");
+    auto* mixed = command->add_option("--mixed-max-knobs", options->mixed_max_knobs, "knobs in mixed phase two (for its bound)");
     command->footer("Exit codes: 0 the candidates (or their count) were printed; 2 bad spec, expression or options.");
-    command->callback([options, limit, base, &action] {
+    command->callback([options, limit, base, mixed, &action] {
         options->has_limit = limit->count() > 0;
+        options->has_mixed_max_knobs = mixed->count() > 0;
         options->has_base = base->count() > 0;
         action = [options] { return run(*options); };
     });

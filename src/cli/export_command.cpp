@@ -7,6 +7,7 @@
 #include "routetune/error.hpp"
 #include "gpt/trtexec_study.hpp"
 #include "util/files.hpp"
+#include "util/output_path.hpp"
 
 namespace routetune::cli {
 
@@ -18,6 +19,7 @@ struct ExportArguments {
 };
 
 int run(const ExportArguments& a) {
+    check_output_path(a.output, "--output");
     std::string text = export_trtexec_cache(a.cache);
     std::string error;
     if (!write_file(a.output, text, &error)) throw RuntimeFailure("cannot write " + a.output + ": " + error);

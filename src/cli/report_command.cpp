@@ -12,6 +12,7 @@
 #include "study/study_notes.hpp"
 #include "study/study_runner.hpp"
 #include "util/files.hpp"
+#include "util/output_path.hpp"
 
 namespace routetune::cli {
 
@@ -24,6 +25,14 @@ struct ReportArguments {
     bool wide = false;
     StoreArguments store;
 };
+
+// A report routetune wrote, in any format, holds one of these near its start.
+bool is_report(const std::filesystem::path& file) {
+    for (const char* marker : {"routetune study: ", "routetune studies: ", "\"evaluations\"", "study "}) {
+        if (file_starts_with_marker(file, marker)) return true;
+    }
+    return false;
+}
 
 std::string render(ReportArguments a) {
     if (!a.store.store.empty()) a.stores.push_back(a.store.store);
@@ -41,6 +50,7 @@ std::string render(ReportArguments a) {
 }
 
 int run(const ReportArguments& a) {
+    if (!a.output.empty()) check_output_path(a.output, "--output", is_report);
     std::string text = render(a);
     if (a.output.empty()) {
         std::cout << text;

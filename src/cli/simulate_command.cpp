@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
+#include "spec/value_ranges.hpp"
 #include "routetune/expression.hpp"
 #include "routetune/spec.hpp"
 #include "search/sim/simulation.hpp"
@@ -27,8 +28,8 @@ struct SimulateOptions {
     StoreArguments store;
     std::string spec;
     std::string search = "auto";
-    std::size_t budget = 100;
-    std::size_t seeds = 10;
+    std::string budget = "100";
+    std::string seeds = "10";
     double target = 0.95;
     bool json = false;
 };
@@ -61,8 +62,8 @@ Expression study_expression(const SimulateOptions& options, const StudyHeader& h
 }
 
 int run(const SimulateOptions& options) {
-    if (options.budget == 0) throw UsageError("--budget must be at least 1");
-    if (options.seeds == 0) throw UsageError("--seeds must be at least 1");
+    auto budget = static_cast<std::size_t>(parse_integer_option(options.budget, ranges::simulate_budget, "--budget"));
+    auto seeds = static_cast<std::size_t>(parse_integer_option(options.seeds, ranges::simulate_seeds, "--seeds"));
     if (!(options.target > 0 && options.target <= 1)) throw UsageError("--target must be in (0, 1]");
     if (options.cache.empty() == options.store.store.empty())
         throw UsageError("simulate: name the study store once: CACHE (a file) or --store URL|PATH");
@@ -77,10 +78,10 @@ int run(const SimulateOptions& options) {
     }
     Expression expression = study_expression(options, header, record);
     SimulationOptions simulation;
-    simulation.budget = options.budget;
+    simulation.budget = budget;
     simulation.target = options.target;
     simulation.seeds.clear();
-    for (std::size_t s = 1; s <= options.seeds; ++s) simulation.seeds.push_back(s);
+    for (std::size_t s = 1; s <= seeds; ++s) simulation.seeds.push_back(s);
     std::vector<std::string> names;
     std::stringstream split(options.search);
     for (std::string name; std::getline(split, name, ',');) names.push_back(name);
@@ -103,8 +104,9 @@ int run(const SimulateOptions& options) {
         strategies.push_back(std::move(entry));
     }
     if (options.json) {
-        nlohmann::json out = {{"cache", redact_location(options.cache.empty() ? options.store.store : options.cache)},     {"expression", expression.text},
-                              {"evaluations", record.size()}, {"budget", options.budget},
+        nlohmann::json out = {{"cache", redact_location(options.cache.empty() ? options.store.store : options.cache)},
+                              {"expression", expression.text},
+                              {"evaluations", record.size()}, {"budget", budget},
                               {"target", options.target},    {"strategies", strategies}};
         std::cout << out.dump(2) << "\n";
     }

@@ -5,6 +5,7 @@
 // log beside the store records that the study started and how it ended.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -19,6 +20,7 @@
 #include "report/report_row.hpp"
 #include "search/strategy_registry.hpp"
 #include "routetune/error.hpp"
+#include "spec/value_ranges.hpp"
 #include "store/store_location.hpp"
 #include "util/sha256.hpp"
 
@@ -32,10 +34,13 @@ struct TuneArguments {
     bool dry_run = false;
     bool json = false;
     bool wide = false;
-    std::string time_limit;
-    std::uint64_t max_routes = 0;
-    int mixed_max_knobs = 0;
-    std::uint64_t seed = 0;
+    std::optional<std::string> time_limit;
+    std::optional<std::string> max_routes;
+    std::optional<std::string> mixed_max_knobs;
+    std::optional<std::string> seed;
+    std::optional<std::string> jobs;
+    std::optional<std::string> measure_lanes;
+    std::optional<std::string> queue_depth;
     StoreArguments store;
     std::string lease = "60s";
     std::string audit;
@@ -50,6 +55,26 @@ void audit_tune(const TuneArguments& arguments, const StudyRunner& runner, const
     entry.proposed = {{"expression", setup.expression.text}, {"search", setup.search}};
     entry.result = result;
     append_audit_entry(AuditTarget{arguments.audit, command_argv()}, runner.paths().cache, entry);
+}
+
+// Every number of the command line is checked against the range its spec twin has.
+void apply_numbers(TuneArguments& a) {
+    TuneOptions& o = a.options;
+    if (a.time_limit) {
+        o.time_limit_s = parse_duration(*a.time_limit, "--time-limit");
+        if (!in_range(*o.time_limit_s, ranges::time_limit_s))
+            throw UsageError("--time-limit: " + *a.time_limit + " is not valid (expected " + describe(ranges::time_limit_s) + " s)");
+    }
+    if (a.max_routes) o.max_routes = parse_integer_option(*a.max_routes, ranges::max_routes, "--max-routes");
+    if (a.mixed_max_knobs)
+        o.mixed_max_knobs = static_cast<int>(parse_integer_option(*a.mixed_max_knobs, ranges::mixed_max_knobs, "--mixed-max-knobs"));
+    if (a.seed) o.seed = parse_integer_option(*a.seed, ranges::seed, "--seed");
+    if (a.jobs)
+        o.jobs = static_cast<int>(parse_integer_option(*a.jobs, o.store.empty() ? ranges::jobs : ranges::queue_jobs, "--jobs"));
+    if (a.measure_lanes)
+        o.measure_lanes = static_cast<int>(parse_integer_option(*a.measure_lanes, ranges::measure_lanes, "--measure-lanes"));
+    if (a.queue_depth)
+        o.queue_depth = static_cast<int>(parse_integer_option(*a.queue_depth, ranges::queue_depth, "--queue-depth"));
 }
 
 ProgressCounters counters_of(const StudyProgress& p) {
@@ -114,27 +139,19 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
 int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
     options.command_line = joined_command_line();
-    if (!arguments.time_limit.empty()) options.time_limit_s = parse_duration(arguments.time_limit, "--time-limit");
     if (!arguments.store.store.empty() && !options.cache.empty())
         throw UsageError("--store and --cache both name the study store; give one");
     if (is_postgres_url(arguments.store.store)) options.store = arguments.store.store;
     else if (!arguments.store.store.empty()) options.cache = arguments.store.store;
     options.study = arguments.store.study;
     options.lease_s = parse_duration(arguments.lease, "--lease");
-    if (options.jobs < (options.store.empty() ? 1 : 0))
-        throw UsageError(options.store.empty() ? "--jobs must be at least 1"
-                                               : "--jobs must be at least 0 (0: only workers evaluate)");
-    if (options.measure_lanes < 1) throw UsageError("--measure-lanes must be at least 1");
+    apply_numbers(arguments);
+    if (!options.output.empty()) check_artifact_output(options.output);
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
     if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
 
     StudyRunner runner(setup, options);
-    if (!options.resume) {
-        auto moved = move_study_aside(runner.paths());
-        if (!moved.empty())
-            std::cerr << "routetune: an earlier study was at " << runner.paths().cache.string() << "; moved it aside to "
-                      << moved.string() << " (use --continue to resume a study instead)\n";
-    }
+    runner.on_notice([](const std::string& note) { std::cerr << "routetune: " << note << "\n"; });
     ProgressWriter writer(std::cerr, stderr_is_tty());
     runner.on_progress([&](const StudyProgress& p) {
         writer.update(counters_of(p));
@@ -158,7 +175,7 @@ int run(TuneArguments& arguments) {
     std::string winner = summary.winner ? "; winner " + summary.winner->route.to_string() : "";
     audit_tune(arguments, runner, setup, "tune-finished", std::string(to_string(summary.outcome)) + winner);
     writer.finish(progress_counters(summary));
-    record_study_notes(*StudyStore::open(runner.paths().cache), summary, setup.spec.accuracy.metric);
+    record_study_notes(*StudyStore::open(study_store_location(options, setup.spec.name, runner.paths())), summary, setup.spec.accuracy.metric);
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
     print_cautions(summary, setup.spec);
     if (!options.output.empty()) copy_output(summary, setup, options.output);
@@ -184,29 +201,24 @@ void add_tune_command(CLI::App& app, Action& action) {
                 "after the confirmation, remove the winner's changes that do not pay (delta debugging) and re-confirm");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
     add_store_options(*c, a->store);
-    c->add_option("--jobs,-j", a->options.jobs,
+    c->add_option("--jobs,-j", a->jobs,
                   "builds at once (measurements still run one at a time); with --store URL: this process's "
                   "worker threads, 0 for none");
     c->add_option("--lease", a->lease, "with --store URL: the lease of this process's worker (default 60s)");
-    c->add_option("--queue-depth", a->options.queue_depth,
+    c->add_option("--queue-depth", a->queue_depth,
                   "with --store URL: candidates kept queued for the workers at once (default 16)");
-    c->add_option("--measure-lanes", a->options.measure_lanes,
+    c->add_option("--measure-lanes", a->measure_lanes,
                   "with reported timing: measure N candidates at once, lane i on GPU i (CUDA_VISIBLE_DEVICES=i)");
     c->add_option("--time-limit", a->time_limit, "stop proposing candidates after this long (90s, 5m, 1h30m)");
-    auto* max_routes = c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
-    auto* mixed = c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
-    auto* seed = c->add_option("--seed", a->seed, "seed of randomised strategies");
+    c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
+    c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
+    c->add_option("--seed", a->seed, "seed of randomised strategies");
     c->add_flag("--include-unsafe", a->options.include_unsafe, "let globs match knobs tagged unsafe");
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
     c->add_flag("--wide", a->wide, "the final table shows whole routes instead of cutting them at 60 columns");
     c->footer("Exit codes: 0 the study finished (improved or default-stays); 1 no eligible route, or a runtime failure; 2 bad input (spec, expression, options) and nothing ran; 3 --continue found a different environment fingerprint (the differences are printed); 130 interrupted: state is saved, --continue resumes.");
     c->add_option("--audit", a->audit, "audit log (default: STORE.audit.jsonl beside the store)");
-    c->callback([a, max_routes, mixed, seed, &action] {
-        if (max_routes->count()) a->options.max_routes = a->max_routes;
-        if (mixed->count()) a->options.mixed_max_knobs = a->mixed_max_knobs;
-        if (seed->count()) a->options.seed = a->seed;
-        action = [a] { return run(*a); };
-    });
+    c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 
 }  // namespace routetune::cli

@@ -74,6 +74,16 @@ std::string last_line(const std::string& log) {
     return ": " + log.substr(start, std::min<std::size_t>(end + 1 - start, 200));
 }
 
+std::string output_limit_message(const std::string& what, std::uint64_t limit_mb, const char* table) {
+    return what + " printed more than " + std::to_string(limit_mb) + " MB on stdout, stderr or {output} (" +
+           table + " max_output_mb = " + std::to_string(limit_mb) + "); it was stopped there";
+}
+
+bool larger_than(const fs::path& file, std::uint64_t limit) {
+    std::error_code ec;
+    return limit > 0 && fs::is_regular_file(file, ec) && fs::file_size(file, ec) > limit;
+}
+
 // The round's samples: the cases' samples added index by index (as long as the shortest).
 std::vector<double> add_cases(const std::vector<std::vector<double>>& per_case) {
     std::size_t length = per_case.empty() ? 0 : per_case.front().size();
@@ -86,12 +96,6 @@ std::vector<double> add_cases(const std::vector<std::vector<double>>& per_case) 
 }
 
 }  // namespace
-
-std::string case_file_stem(const std::string& case_name) {
-    std::string stem;
-    for (char c : case_name) stem += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-    return stem.empty() ? "case" : stem;
-}
 
 Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& catalog, StudyPaths paths,
                      ProcessRunner& runner)
@@ -139,10 +143,16 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.timeout_s = spec_.build.timeout_s;
     process.memory_limit_bytes = spec_.build.memory_limit_mb << 20;
     process.output_cap = 64 << 10;
+    process.output_limit_bytes = spec_.build.max_output_mb << 20;
+    process.label = route.hash();
     ProcessResult result = runner_.run(process);
     e.build_s = result.wall_s;
     e.build_log_tail = redact_secrets(tail_of(result.out + result.err, kLogTail));
-    if (result.outcome == ProcessOutcome::TimedOut) {
+    if (result.output_exceeded) {
+        e.status = Status::BuildFailed;
+        e.message = output_limit_message("the build", spec_.build.max_output_mb, "[build]");
+        return built;
+    } else if (result.outcome == ProcessOutcome::TimedOut) {
         e.status = Status::BuildTimeout;
     } else if (result.outcome == ProcessOutcome::Signaled) {
         e.status = Status::BuildCrashed;
@@ -208,12 +218,19 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
     process.output_cap = timing_source_traits(spec_.timing.source).stdout_cap;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
+    process.output_limit_bytes = spec_.run.max_output_mb << 20;
+    process.label = built.evaluation.route.hash();
     ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = redact_secrets(tail_of(result.err, kLogTail));
     run.time_s = run.wall_s = result.wall_s;
-    if (result.outcome == ProcessOutcome::TimedOut) {
+    if (result.output_exceeded || larger_than(output, process.output_limit_bytes) ||
+        larger_than(metrics, process.output_limit_bytes)) {
+        run.status = Status::RunFailed;
+        run.message = output_limit_message("case '" + test_case.name + "'", spec_.run.max_output_mb, "[run]");
+        return run;
+    } else if (result.outcome == ProcessOutcome::TimedOut) {
         run.status = Status::RunTimeout;
     } else if (result.outcome == ProcessOutcome::Signaled) {
         run.status = Status::RunCrashed;

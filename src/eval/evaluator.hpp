@@ -16,6 +16,7 @@
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
 #include "eval/study_paths.hpp"
+#include "spec/case_names.hpp"
 #include "util/process_runner.hpp"
 
 namespace routetune {
@@ -100,7 +101,5 @@ private:
     std::unique_ptr<TimingSource> timing_;
 };
 
-/// A file-name-safe form of a case name ("typical", "case 2" -> "case_2").
-std::string case_file_stem(const std::string& case_name);
 
 }  // namespace routetune

@@ -2,6 +2,8 @@
 // writes it), and the mapping between iterations and Evaluations described in the header.
 #include "gpt/trtexec_cache.hpp"
 
+#include <set>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -39,6 +41,7 @@ TrtexecCacheHeader read_header(const Json& j) {
 
 TrtexecCacheIteration read_iteration(const Json& j) {
     TrtexecCacheIteration iteration;
+    if (!j.at("iter").is_number_unsigned()) throw UsageError("\"iter\" must be a non-negative integer");
     iteration.iter = j.at("iter").get<std::uint64_t>();
     iteration.build_route = j.at("build_route").get<std::string>();
     iteration.crash = j.value("crash", false);
@@ -46,7 +49,12 @@ TrtexecCacheIteration read_iteration(const Json& j) {
     if (j.contains("accuracy_loss") && j.at("accuracy_loss").is_object()) {
         iteration.accuracy_loss = j.at("accuracy_loss").get<std::map<std::string, double>>();
     }
-    if (j.contains("gpu_time") && j.at("gpu_time").is_number()) iteration.gpu_time_ms = j.at("gpu_time").get<double>();
+    if (j.contains("gpu_time") && !j.at("gpu_time").is_null()) {
+        const Json& time = j.at("gpu_time");
+        if (!time.is_number() || !(time.get<double>() > 0) || !std::isfinite(time.get<double>()))
+            throw UsageError("\"gpu_time\" must be a positive number of milliseconds or null, got " + time.dump().substr(0, 40));
+        iteration.gpu_time_ms = time.get<double>();
+    }
     return iteration;
 }
 
@@ -105,6 +113,7 @@ std::string default_message(Status status) {
 TrtexecCache parse_trtexec_cache(std::string_view text, const std::string& source) {
     TrtexecCache cache;
     bool have_header = false;
+    std::set<std::string> routes;
     std::size_t pos = 0;
     std::size_t number = 0;
     while (pos < text.size()) {
@@ -122,6 +131,9 @@ TrtexecCache parse_trtexec_cache(std::string_view text, const std::string& sourc
                 have_header = true;
             } else {
                 cache.iterations.push_back(read_iteration(j));
+                if (!routes.insert(cache.iterations.back().build_route).second)
+                    throw UsageError("route '" + cache.iterations.back().build_route.substr(0, 200) +
+                                     "' appears twice (each route is one iteration)");
             }
         } catch (const nlohmann::json::exception& e) {
             throw UsageError(source + ":" + std::to_string(number) + ": not a tuning cache " +

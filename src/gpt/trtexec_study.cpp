@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "routetune/error.hpp"
+#include "util/bounded_read.hpp"
 #include "routetune/spec.hpp"
 #include "store/study_store.hpp"
 #include "gpt/trtexec_cache.hpp"
@@ -154,9 +155,8 @@ TrtexecCacheHeader export_header(const StudyHeader& study, const std::vector<Eva
 
 TrtexecImportResult import_trtexec_cache(const fs::path& cache_file, const fs::path& store_file,
                                          const TrtexecImportOptions& options) {
-    auto text = read_file(cache_file);
-    if (!text) throw UsageError("cannot read tuning cache " + cache_file.string());
-    TrtexecCache cache = parse_trtexec_cache(*text, cache_file.string());
+    std::string text = read_bounded_file(cache_file, kMaxTuningCacheBytes, "tuning cache");
+    TrtexecCache cache = parse_trtexec_cache(text, cache_file.string());
     if (options.threshold) {
         if (!std::isfinite(*options.threshold) || *options.threshold < 0) {
             throw UsageError("--threshold " + number_text(*options.threshold) +
@@ -183,7 +183,7 @@ TrtexecImportResult import_trtexec_cache(const fs::path& cache_file, const fs::p
     }
     StudyHeader header;
     header.name = cache_file.stem().string();
-    header.spec_sha256 = sha256_hex(*text);
+    header.spec_sha256 = sha256_hex(text);
     header.spec_path = fs::absolute(cache_file).string();
     header.expression = cache.header.tuning_expr;
     header.mode = cache.header.searching_algorithm;

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "routetune/error.hpp"
+#include "util/excerpt.hpp"
 
 namespace routetune {
 
@@ -53,12 +54,12 @@ std::vector<ExpressionToken> lex_expression(std::string_view text, const std::st
             }
             if (c == '[') ++depth;
             if (c == ']' && --depth < 0)
-                throw UsageError(token.where + ": token '" + token.text + "]': unbalanced ']' with no '[' before it");
+                throw UsageError(token.where + ": token " + quoted_excerpt(token.text + "]") + ": unbalanced ']' with no '[' before it");
             if (!is_space(c)) token.text += c;
             advance();
         }
         if (depth > 0)
-            throw UsageError(token.where + ": token '" + token.text + "': unbalanced '[' (no closing ']' before the end of " +
+            throw UsageError(token.where + ": token " + quoted_excerpt(token.text) + ": unbalanced '[' (no closing ']' before the end of " +
                              (file_mode ? "the file" : "the expression") + ")");
         tokens.push_back(std::move(token));
     }

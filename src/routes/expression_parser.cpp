@@ -18,6 +18,8 @@
 #include "routes/expression_lexer.hpp"
 #include "routes/value_spec.hpp"
 #include "routetune/error.hpp"
+#include "util/bounded_read.hpp"
+#include "util/excerpt.hpp"
 #include "routetune/expression.hpp"
 
 namespace routetune {
@@ -113,7 +115,7 @@ void add_glob(const std::string& pattern, const ValueSpec& spec, const std::stri
         chosen.insert_or_assign(knob.name, choose(spec, knob, std::move(*values)));
     }
     if (matched == 0)
-        throw UsageError(context + ": glob '" + pattern + "' matches no knob" +
+        throw UsageError(context + ": glob " + quoted_excerpt(pattern) + " matches no knob" +
                          (unsafe_skipped != 0 ? " (" + std::to_string(unsafe_skipped) +
                                                     " unsafe knobs match; --include-unsafe takes them)"
                                               : std::string(" (`routetune knobs` lists the knob names)")) +
@@ -131,24 +133,25 @@ Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalo
     for (const auto& token : tokens) {
         if (!expression.text.empty()) expression.text += ' ';
         expression.text += token.text;
-        std::string context = token.where + ": token '" + token.text + "'";
+        std::string context = token.where + ": token " + quoted_excerpt(token.text);
         auto eq = token.text.find('=');
         if (eq == std::string::npos || eq == 0)
             throw UsageError(context + ": expected NAME=VALUE (e.g. -O=[2|3], -funroll-loops=on, -f*=~)");
         std::string name = token.text.substr(0, eq);
         ValueSpec spec = parse_value_spec(std::string_view(token.text).substr(eq + 1), context);
         if (name.find_first_of("[]|") != std::string::npos)
-            throw UsageError(context + ": '" + name + "' is not a knob name (it cannot contain '[', ']' or '|')");
+            throw UsageError(context + ": " + quoted_excerpt(name) + " is not a knob name (it cannot contain '[', ']' or '|')");
         if (is_glob(name)) {
             add_glob(name, spec, context, catalog, options, explicit_names, chosen);
             continue;
         }
         if (!is_valid_knob_name(name))
-            throw UsageError(context + ": '" + name + "' is not a knob name (knob names start with '-', e.g. -O)");
+            throw UsageError(context + ": " + quoted_excerpt(name) + " is not a knob name (knob names start with '-', e.g. -O)");
         const Knob* knob = catalog.find(name);
         if (knob == nullptr) {
-            auto closest = catalog.closest_names(name);
-            throw UsageError(context + ": unknown knob " + name +
+            // Suggestions cost an edit distance per knob: none for a name no knob is near in length.
+            auto closest = name.size() <= 200 ? catalog.closest_names(name) : std::vector<std::string>{};
+            throw UsageError(context + ": unknown knob " + quoted_excerpt(name) +
                              (closest.empty() ? std::string(" (the catalog is empty)") : " (closest: " + join(closest) + ")") +
                              negation_hint(name));
         }
@@ -172,12 +175,9 @@ Expression parse_expression(std::string_view text, const Catalog& catalog, const
 }
 
 Expression parse_expression_file(const std::filesystem::path& file, const Catalog& catalog, ExpressionOptions options) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw UsageError("cannot read routes file '" + file.string() + "'");
-    std::ostringstream content;
-    content << in.rdbuf();
+    std::string content = read_bounded_file(file, kMaxExpressionBytes, "routes file");
     options.source = file.string();
-    return parse_tokens(lex_expression(content.str(), options.source, true), catalog, options);
+    return parse_tokens(lex_expression(content, options.source, true), catalog, options);
 }
 
 }  // namespace routetune

@@ -4,6 +4,10 @@
 // integer knob, a short explicit list for `~`).
 #include "routes/value_spec.hpp"
 
+#include <unordered_set>
+
+#include "util/excerpt.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <set>
@@ -30,14 +34,14 @@ ValueSpec parse_range(std::string_view body, const std::string& context) {
     auto colon = body.find(':');
     auto lo = as_int(body.substr(0, dots));
     auto hi = as_int(body.substr(dots + 2, colon == std::string_view::npos ? std::string_view::npos : colon - dots - 2));
-    if (!lo || !hi) throw UsageError(context + ": malformed integer range '[" + std::string(body) + "]' (" + range_forms + ")");
+    if (!lo || !hi) throw UsageError(context + ": malformed integer range [" + quoted_excerpt(body) + "] (" + range_forms + ")");
     spec.lo = *lo;
     spec.hi = *hi;
     if (colon != std::string_view::npos) {
         std::string_view step_text = body.substr(colon + 1);
         auto step = step_text.size() > 1 ? as_int(step_text.substr(1)) : std::nullopt;
         if (!step || (step_text[0] != '+' && step_text[0] != '*'))
-            throw UsageError(context + ": malformed range step ':" + std::string(step_text) + "' (" + range_forms + ")");
+            throw UsageError(context + ": malformed range step " + quoted_excerpt(step_text) + " (" + range_forms + ")");
         spec.step = *step;
         spec.multiplicative = step_text[0] == '*';
     }
@@ -76,7 +80,7 @@ ValueSpec parse_value_spec(std::string_view value, const std::string& context) {
         if (value.find_first_of("[]") != std::string_view::npos)
             throw UsageError(context + ": text outside brackets (write the whole value as [a|b])");
         if (value.find('|') != std::string_view::npos)
-            throw UsageError(context + ": a list of values needs brackets: [" + std::string(value) + "]");
+            throw UsageError(context + ": a list of values needs brackets: [" + quoted_excerpt(value) + "]");
         spec.values.emplace_back(value);
         return spec;
     }
@@ -84,7 +88,7 @@ ValueSpec parse_value_spec(std::string_view value, const std::string& context) {
     std::string_view body = value.substr(1, close - 1);
     if (body.find('[') != std::string_view::npos) throw UsageError(context + ": nested brackets are not allowed");
     if (close != value.size() - 1)
-        throw UsageError(context + ": text outside brackets after ']': '" + std::string(value.substr(close + 1)) + "'");
+        throw UsageError(context + ": text outside brackets after ']': " + quoted_excerpt(value.substr(close + 1)));
     if (body.empty()) throw UsageError(context + ": empty value list '[]'");
     if (body.find("..") != std::string_view::npos) return parse_range(body, context);
     spec.kind = ValueSpec::Kind::List;
@@ -93,9 +97,9 @@ ValueSpec parse_value_spec(std::string_view value, const std::string& context) {
     while (true) {
         auto bar = body.find('|', start);
         std::string_view item = body.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
-        if (item.empty()) throw UsageError(context + ": empty value in list '[" + std::string(body) + "]'");
+        if (item.empty()) throw UsageError(context + ": empty value in list [" + quoted_excerpt(body) + "]");
         if (!seen.insert(std::string(item)).second)
-            throw UsageError(context + ": duplicate value '" + std::string(item) + "' in list");
+            throw UsageError(context + ": duplicate value " + quoted_excerpt(item) + " in list");
         spec.values.emplace_back(item);
         if (bar == std::string_view::npos) break;
         start = bar + 1;
@@ -133,14 +137,15 @@ std::optional<ValueList> resolve_value_spec(const ValueSpec& spec, const Knob& k
         case ValueSpec::Kind::Fixed:
         case ValueSpec::Kind::List: {
             std::vector<std::string> values;
+            std::unordered_set<std::string> seen;  // linear in the list's length, not quadratic
             for (const auto& value : spec.values) {
                 if (!knob.allows(value)) {
-                    error = "value '" + value + "' is not allowed for " + knob.name + allowed;
+                    error = "value " + quoted_excerpt(value) + " is not allowed for " + knob.name + allowed;
                     return std::nullopt;
                 }
                 values.push_back(knob.type == KnobType::Int ? canonical_int(value) : value);
-                if (std::find(values.begin(), values.end() - 1, values.back()) != values.end() - 1) {
-                    error = "duplicate value '" + value + "' (same as " + values.back() + ")";
+                if (!seen.insert(values.back()).second) {
+                    error = "duplicate value " + quoted_excerpt(value) + " (same as " + quoted_excerpt(values.back()) + ")";
                     return std::nullopt;
                 }
             }

@@ -5,14 +5,18 @@
 // reported timing) run last, in spec_validation.cpp. A spec without [[case]] gets one case
 // named "default" with no input and no reference.
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "spec/case_names.hpp"
 #include "adapters/adapter_registry.hpp"
 #include "search/strategy_registry.hpp"
 #include "spec/spec_sections.hpp"
+#include "util/excerpt.hpp"
 #include "routetune/error.hpp"
 #include "routetune/timing.hpp"
+#include "util/bounded_read.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -63,10 +67,11 @@ void read_compiler(Spec& spec, const TomlSection& root) {
 void read_build(Spec& spec, const TomlSection& root) {
     auto section = root.table("build");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [build] table (required: command)");
-    section->check_keys({"command", "timeout_s", "memory_limit_mb", "cwd", "env"});
+    section->check_keys({"command", "timeout_s", "memory_limit_mb", "max_output_mb", "cwd", "env"});
     spec.build.command = required_command(*section);
-    if (auto value = section->number_above("timeout_s", 0)) spec.build.timeout_s = *value;
-    if (auto value = section->integer_at_least("memory_limit_mb", 0)) spec.build.memory_limit_mb = *value;
+    if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.build.timeout_s = *value;
+    if (auto value = section->integer_in("memory_limit_mb", ranges::memory_limit_mb)) spec.build.memory_limit_mb = *value;
+    if (auto value = section->integer_in("max_output_mb", ranges::max_output_mb)) spec.build.max_output_mb = *value;
     if (auto value = section->string("cwd")) spec.build.cwd = resolve_cwd(spec, *value);
     if (auto value = section->string_map("env")) spec.build.env = *value;
 }
@@ -74,11 +79,12 @@ void read_build(Spec& spec, const TomlSection& root) {
 void read_run(Spec& spec, const TomlSection& root) {
     auto section = root.table("run");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [run] table (required: command)");
-    section->check_keys({"command", "timeout_s", "relative_timeout", "memory_limit_mb", "cwd", "env"});
+    section->check_keys({"command", "timeout_s", "relative_timeout", "memory_limit_mb", "max_output_mb", "cwd", "env"});
     spec.run.command = required_command(*section);
-    if (auto value = section->number_above("timeout_s", 0)) spec.run.timeout_s = *value;
-    if (auto value = section->number_at_least("relative_timeout", 0)) spec.run.relative_timeout = *value;
-    if (auto value = section->integer_at_least("memory_limit_mb", 0)) spec.run.memory_limit_mb = *value;
+    if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.run.timeout_s = *value;
+    if (auto value = section->number_in("relative_timeout", ranges::relative_timeout)) spec.run.relative_timeout = *value;
+    if (auto value = section->integer_in("memory_limit_mb", ranges::memory_limit_mb)) spec.run.memory_limit_mb = *value;
+    if (auto value = section->integer_in("max_output_mb", ranges::max_output_mb)) spec.run.max_output_mb = *value;
     if (auto value = section->string("cwd")) spec.run.cwd = resolve_cwd(spec, *value);
     if (auto value = section->string_map("env")) spec.run.env = *value;
 }
@@ -89,11 +95,12 @@ void read_timing(Spec& spec, const TomlSection& root) {
     section->check_keys({"source", "warmup", "repeats", "min_gain", "confirm_rounds", "confirm_top", "reported_list"});
     if (auto value = section->choice("source", timing_source_names())) spec.timing.source = *value;
     if (auto value = section->choice("reported_list", {"median", "samples"})) spec.timing.reported_list = *value;
-    if (auto value = section->integer_at_least("warmup", 0)) spec.timing.warmup = static_cast<int>(*value);
-    if (auto value = section->integer_at_least("repeats", 1)) spec.timing.repeats = static_cast<int>(*value);
-    if (auto value = section->number_at_least("min_gain", 0)) spec.timing.min_gain = *value;
-    if (auto value = section->integer_at_least("confirm_rounds", 1)) spec.timing.confirm_rounds = static_cast<int>(*value);
-    if (auto value = section->integer_at_least("confirm_top", 1)) spec.timing.confirm_top = static_cast<int>(*value);
+    if (auto value = section->integer_in("warmup", ranges::warmup)) spec.timing.warmup = static_cast<int>(*value);
+    if (auto value = section->integer_in("repeats", ranges::repeats)) spec.timing.repeats = static_cast<int>(*value);
+    if (auto value = section->number_in("min_gain", ranges::min_gain)) spec.timing.min_gain = *value;
+    if (auto value = section->integer_in("confirm_rounds", ranges::confirm_rounds))
+        spec.timing.confirm_rounds = static_cast<int>(*value);
+    if (auto value = section->integer_in("confirm_top", ranges::confirm_top)) spec.timing.confirm_top = static_cast<int>(*value);
 }
 
 void read_accuracy(Spec& spec, const TomlSection& root) {
@@ -132,6 +139,7 @@ std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& se
 
 void read_cases(Spec& spec, const TomlSection& root) {
     std::set<std::string> seen;
+    std::map<std::string, std::string> stems;
     for (const auto& section : root.tables("case")) {
         section.check_keys({"name", "input", "reference", "args", "class", "promotion_only"});
         CaseSpec entry;
@@ -139,6 +147,12 @@ void read_cases(Spec& spec, const TomlSection& root) {
         entry.name = *section.string("name");
         if (entry.name.empty()) section.fail("name", "must not be empty");
         if (!seen.insert(entry.name).second) section.fail("name", "duplicate case name '" + entry.name + "'");
+        auto [other, fresh] = stems.emplace(case_file_stem(entry.name), entry.name);
+        if (!fresh) {
+            section.fail("name", "case names " + quoted_excerpt(other->second) + " and " + quoted_excerpt(entry.name) +
+                                     " share the file name '" + other->first +
+                                     "' (characters other than letters, digits, - and _ become _); rename one");
+        }
         entry.input = existing_case_file(spec, section, entry.name, "input");
         entry.reference = existing_case_file(spec, section, entry.name, "reference");
         if (auto args = section.strings("args")) entry.args = *args;
@@ -164,11 +178,12 @@ void read_search(Spec& spec, const TomlSection& root) {
         spec.search.routes_file = path.string();
     }
     if (auto value = section->choice("mode", strategy_names_for_spec())) spec.search.mode = *value;
-    if (auto value = section->integer_at_least("max_routes", 1)) spec.search.max_routes = *value;
-    if (auto value = section->number_at_least("time_limit_s", 0)) spec.search.time_limit_s = *value;
-    if (auto value = section->integer_at_least("mixed_max_knobs", 1)) spec.search.mixed_max_knobs = static_cast<int>(*value);
+    if (auto value = section->integer_in("max_routes", ranges::max_routes)) spec.search.max_routes = *value;
+    if (auto value = section->number_in("time_limit_s", ranges::time_limit_s)) spec.search.time_limit_s = *value;
+    if (auto value = section->integer_in("mixed_max_knobs", ranges::mixed_max_knobs))
+        spec.search.mixed_max_knobs = static_cast<int>(*value);
     if (auto value = section->boolean("include_unsafe")) spec.search.include_unsafe = *value;
-    if (auto value = section->integer_at_least("seed", 0)) spec.search.seed = *value;
+    if (auto value = section->integer_in("seed", ranges::seed)) spec.search.seed = *value;
 }
 
 void read_name(Spec& spec, const TomlSection& root) {
@@ -219,12 +234,7 @@ Spec load_spec(const std::filesystem::path& file) {
     std::error_code error;
     if (std::filesystem::is_directory(file, error))
         throw UsageError(file.string() + ": is a folder, not a spec file");
-    std::ifstream stream(file, std::ios::binary);
-    if (!stream) throw UsageError(file.string() + ": cannot read the spec (no such file, or not readable)");
-    std::ostringstream bytes;
-    bytes << stream.rdbuf();
-    if (stream.bad()) throw UsageError(file.string() + ": cannot read the spec");
-    return parse_spec(bytes.str(), file);
+    return parse_spec(read_bounded_file(file, kMaxSpecBytes, "spec"), file);
 }
 
 }  // namespace routetune

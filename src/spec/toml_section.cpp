@@ -209,4 +209,16 @@ std::optional<std::int64_t> TomlSection::integer_at_least(std::string_view key, 
     return value;
 }
 
+std::optional<std::int64_t> TomlSection::integer_in(std::string_view key, const IntegerRange& range) const {
+    auto value = integer(key);
+    if (value && !in_range(*value, range)) fail(key, "must be " + describe(range) + ", got " + std::to_string(*value));
+    return value;
+}
+
+std::optional<double> TomlSection::number_in(std::string_view key, const NumberRange& range) const {
+    auto value = number(key);
+    if (value && !in_range(*value, range)) fail(key, "must be " + describe(range) + ", got " + format_number(*value));
+    return value;
+}
+
 }  // namespace routetune

@@ -13,6 +13,8 @@
 
 #include <toml++/toml.h>
 
+#include "spec/value_ranges.hpp"
+
 namespace routetune {
 
 /// "file:line:column" of a source position (just "file" when the position is unknown).
@@ -55,6 +57,10 @@ public:
     std::optional<double> number_above(std::string_view key, double bound) const;
     std::optional<double> number_at_least(std::string_view key, double bound) const;
     std::optional<std::int64_t> integer_at_least(std::string_view key, std::int64_t bound) const;
+    /// An integer inside range (value_ranges.hpp); UsageError naming the range otherwise.
+    std::optional<std::int64_t> integer_in(std::string_view key, const IntegerRange& range) const;
+    /// A number inside range; UsageError naming the range otherwise.
+    std::optional<double> number_in(std::string_view key, const NumberRange& range) const;
 
     /// "file:line:col" of key's value (of the table when key is absent or empty).
     std::string where(std::string_view key = {}) const;

@@ -17,6 +17,11 @@ std::unique_ptr<StudyStore> StudyStore::open(const StoreLocation& location) {
     return SqliteStudyStore::open(location.text, false);
 }
 
+std::unique_ptr<StudyStore> StudyStore::open_fresh(const std::filesystem::path& location,
+                                                   const std::vector<std::filesystem::path>& companions) {
+    return SqliteStudyStore::open_fresh(location, companions);
+}
+
 std::unique_ptr<StudyStore> StudyStore::open_read_only(const StoreLocation& location) {
     if (location.is_postgres()) return PgStudyStore::open(location, true);
     return SqliteStudyStore::open(location.text, true);

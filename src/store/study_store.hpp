@@ -63,6 +63,14 @@ struct StudyOutcome {
     double minimal_ci_high = 0;
 };
 
+/// The process a pending evaluation was running when last noted, and who ran it.
+struct PendingProcess {
+    std::string route_hash;
+    std::string owner;             ///< the writer's this_process_tag() ("<pid>-<start ticks>")
+    std::int64_t pgid = 0;         ///< 0: none noted
+    std::uint64_t pgid_ticks = 0;  ///< the group leader's start time (clock ticks since boot)
+};
+
 /// Whether reading evaluations also reads their per-case rows.
 enum class CaseRows { Load, Skip };
 
@@ -77,6 +85,12 @@ public:
     /// one writer at a time. Throws UsageError for a foreign store or a newer schema,
     /// RuntimeFailure when it cannot be opened or another writer holds it.
     static std::unique_ptr<StudyStore> open(const StoreLocation& location);
+    /// Opens the SQLite file at location for writing as a new study: under the writer lock, a
+    /// store already there (with the companions, e.g. the study's folder) is renamed to
+    /// "<name>.<UTC time>.old" first; a file that is not a routetune store is refused
+    /// (UsageError) and left as it is.
+    static std::unique_ptr<StudyStore> open_fresh(const std::filesystem::path& location,
+                                                  const std::vector<std::filesystem::path>& companions);
     /// Opens an existing store for reading only (report, simulate); same errors; never creates.
     /// A database of several studies needs location.study.
     static std::unique_ptr<StudyStore> open_read_only(const StoreLocation& location);
@@ -89,6 +103,9 @@ public:
         return false;
     }
 
+    /// Where opening this store as a new study (open_fresh, set_aside) moved the study that was
+    /// there, by its new name; "" when none was moved.
+    virtual std::string moved_aside_to() const { return ""; }
     /// Where the store is, for messages (a file path, or the URL without its password).
     virtual std::string location() const = 0;
     /// The schema version the store had when opened (0 for a new store).
@@ -99,9 +116,16 @@ public:
     /// The header, or nullopt before write_header.
     virtual std::optional<StudyHeader> read_header() const = 0;
 
-    /// Records that route started (status pending) and returns its row id; record() of the
-    /// same route later replaces the pending row.
+    /// Records that route started (status pending, owned by this process) and returns its row
+    /// id; record() of the same route later replaces the pending row.
     virtual std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at) = 0;
+    /// Notes on route_hash's pending row the process group it runs now (not fsync'ed: it only
+    /// matters while this machine is up). Backends without pending rows ignore it.
+    virtual void note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) {
+        static_cast<void>(route_hash), static_cast<void>(pgid), static_cast<void>(pgid_ticks);
+    }
+    /// The pending rows' processes (what a killed writer may have left running).
+    virtual std::vector<PendingProcess> pending_processes() const { return {}; }
     /// Stores a finished evaluation (and its cases) in one durable transaction, replacing any
     /// pending row of the same route; returns the new row id.
     virtual std::int64_t record(const Evaluation& evaluation) = 0;

@@ -9,6 +9,7 @@
 
 #include "routetune/error.hpp"
 #include "util/files.hpp"
+#include "util/output_path.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -45,14 +46,22 @@ fs::path manifest_path(const fs::path& artifact) {
     return fs::path(artifact.string() + ".routetune.json");
 }
 
+void check_artifact_output(const fs::path& output) {
+    check_output_path(output, "--output", [](const fs::path& path) {
+        std::error_code error;
+        return fs::is_regular_file(fs::symlink_status(manifest_path(path), error));
+    });
+    check_output_path(manifest_path(output), "--output's manifest");
+}
+
 ArtifactManifest write_output(const fs::path& artifact, const fs::path& output, const ManifestInfo& info) {
     std::error_code error;
-    auto status = fs::status(artifact, error);
+    auto status = fs::symlink_status(artifact, error);
     if (error || !fs::is_regular_file(status)) {
-        throw RuntimeFailure("cannot read artifact " + artifact.string() +
-                             (error ? ": " + error.message() : ": not a regular file"));
+        throw RuntimeFailure("cannot copy artifact " + artifact.string() +
+                             (error ? ": " + error.message() : ": not a regular file (a link is not followed)"));
     }
-    if (output.has_parent_path()) fs::create_directories(output.parent_path(), error);
+    check_artifact_output(output);
     if (!(fs::exists(output) && fs::equivalent(artifact, output, error))) {
         std::string why;
         if (!copy_file_atomically(artifact, output, &why))

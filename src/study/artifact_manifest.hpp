@@ -57,9 +57,14 @@ struct InspectResult {
 /// PATH.routetune.json for artifact PATH.
 std::filesystem::path manifest_path(const std::filesystem::path& artifact);
 
-/// Copies artifact to output (temporary file + rename, permission bits kept, parent folders
-/// created) and writes output's manifest the same way; returns the manifest. Throws
-/// RuntimeFailure naming the path when the artifact cannot be read or output not written.
+/// Throws UsageError unless output may receive an artifact: its folder exists, and output is
+/// absent or an artifact routetune wrote (a regular file with its manifest), never a link.
+void check_artifact_output(const std::filesystem::path& output);
+
+/// Copies artifact (a regular file; a link is refused) to output (checked by
+/// check_artifact_output; temporary file + rename, permission bits kept) and writes output's
+/// manifest the same way; returns the manifest. Throws RuntimeFailure naming the path when the
+/// artifact cannot be read or output not written.
 ArtifactManifest write_output(const std::filesystem::path& artifact, const std::filesystem::path& output,
                               const ManifestInfo& info);
 

@@ -55,6 +55,7 @@ void Scheduler::refill(std::size_t target) {
     for (Route& route : strategy_.propose(view, count)) {
         std::string phase = strategy_.phase_of(route, view);
         view.observations.push_back(Observation{route, Status::Pending});
+        ledger_.mark_started(route, phase);
         JobId job = executor_.start_build(route, phase);
         building_.push_back(Building{std::move(route), job});
     }
@@ -66,6 +67,7 @@ void Scheduler::wait_for_builds() {
 
 std::optional<Evaluation> Scheduler::evaluate_default(const RunBaseline& golden, DefaultRecord& record) {
     refill(options_.jobs - 1);
+    ledger_.mark_started(Route{}, "default");
     BuiltCandidate built = executor_.take_build(executor_.start_build(Route{}, "default"));
     if (options_.overlap) refill(options_.jobs);
     else wait_for_builds();

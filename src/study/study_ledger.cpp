@@ -4,6 +4,8 @@
 // confirmed result.
 #include "study/study_ledger.hpp"
 
+#include "util/files.hpp"
+
 #include <algorithm>
 
 #include "study/interrupt_guard.hpp"
@@ -34,6 +36,10 @@ void StudyLedger::load() {
         if (e.status != Status::Pending) add(std::move(e));
     }
     progress_.done = evaluations_.size();
+}
+
+void StudyLedger::mark_started(const Route& route, const std::string& phase) {
+    store_.mark_pending(route, phase, iso8601_utc_now());
 }
 
 void StudyLedger::commit(Evaluation e) {

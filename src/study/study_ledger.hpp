@@ -50,6 +50,9 @@ public:
     /// requested nothing is recorded: the evaluation in flight was cut short.
     void commit(Evaluation e);
 
+    /// Records in the store that route started (a pending row, until commit replaces it).
+    void mark_started(const Route& route, const std::string& phase);
+
     /// The history the strategy sees: one observation per finished evaluation.
     const SearchHistory& history() const { return history_; }
     /// Every finished evaluation, in the order it finished.

@@ -1,7 +1,8 @@
 // A study's identity is its spec, expression, search and environment. Resuming under another
 // environment would mix numbers from two machines, so a changed fingerprint stops the run
 // (exit 3) unless the user says otherwise; a changed expression or search is a different
-// study. Starting afresh never destroys the old one: it is renamed with a timestamp.
+// study. Starting afresh never destroys the old one: the store renames it with a timestamp,
+// under the writer lock, so a study another process is writing is never touched.
 #include "study/study_opening.hpp"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 
 #include "routetune/error.hpp"
 #include "eval/fingerprint.hpp"
+#include "study/process_tracking.hpp"
 #include "study/study_runner.hpp"
 #include "util/files.hpp"
 
@@ -25,7 +27,6 @@ std::string timestamp_suffix() {
     }
     return stamp;
 }
-
 std::string environment_value(const char* name) {
     const char* value = std::getenv(name);
     return value ? value : "";
@@ -37,18 +38,6 @@ std::string host_name() {
 }
 
 }  // namespace
-
-fs::path move_study_aside(const StudyPaths& paths) {
-    std::error_code ec;
-    if (!fs::exists(paths.cache, ec)) return {};
-    std::string suffix = "." + timestamp_suffix() + ".old";
-    for (const char* extra : {"", "-wal", "-shm"}) {
-        fs::path file = paths.cache.string() + extra;
-        if (fs::exists(file, ec)) fs::rename(file, file.string() + suffix, ec);
-    }
-    if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
-    return paths.cache.string() + suffix;
-}
 
 std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
     auto probe = make_system_probe();
@@ -62,19 +51,25 @@ std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
     std::map<std::string, std::string> fingerprint = study_fingerprint(setup);
     StoreLocation where = study_store_location(options, setup.spec.name, paths);
-    if (!where.is_postgres()) {
-        if (options.resume && !fs::exists(paths.cache))
+    std::unique_ptr<StudyStore> store;
+    if (where.is_postgres()) {
+        store = StudyStore::open(where);
+        if (!options.resume && store->read_header()) {
+            std::string suffix = "." + timestamp_suffix() + ".old";
+            store->set_aside(suffix);
+            std::error_code ec;
+            if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
+        }
+    } else if (options.resume) {
+        if (!fs::exists(paths.cache))
             throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
                              " (drop --continue to start one, or name its store with --cache)");
-        if (!options.resume) move_study_aside(paths);
-    }
-    std::unique_ptr<StudyStore> store = StudyStore::open(where);
-    if (!options.resume && where.is_postgres() && store->read_header()) {
-        store->set_aside("." + timestamp_suffix() + ".old");
-        std::error_code ec;
-        if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + "." + timestamp_suffix() + ".old", ec);
+        store = StudyStore::open(where);
+    } else {
+        store = StudyStore::open_fresh(paths.cache, {paths.root});
     }
     std::optional<StudyHeader> header = store->read_header();
+    if (options.resume) end_leftover_processes(*store);
     if (header) {
         if (header->expression != setup.expression.text || header->mode != setup.search) {
             throw UsageError("--continue: " + store->location() + " holds a study of '" + header->expression +

@@ -14,12 +14,9 @@
 
 namespace routetune {
 
-/// Renames an existing study (its store and folder) with a timestamp suffix, so a new one can
-/// begin without destroying it; returns the store's new path, or "" when there was none.
-std::filesystem::path move_study_aside(const StudyPaths& paths);
-
 /// Opens the store for this run. Without options.resume an existing study is moved aside
-/// (move_study_aside) and a new one begins; with it, a study must exist at paths.cache (else
+/// under the writer lock (StudyStore::open_fresh, set_aside; moved_aside_to() names where)
+/// and a new one begins; with it, a study must exist at paths.cache (else
 /// UsageError saying so), the recorded fingerprint must
 /// match (else FingerprintMismatch listing the differences, unless ignore_fingerprint) and so
 /// must the expression and search (else UsageError).

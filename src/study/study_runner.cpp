@@ -25,6 +25,7 @@
 #include "study/local_executor.hpp"
 #include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"
+#include "study/process_tracking.hpp"
 #include "study/study_opening.hpp"
 #include "study/winner_minimizer.hpp"
 #include "util/files.hpp"
@@ -71,13 +72,17 @@ StudySummary StudyRunner::run() {
     clear_interrupt();
     const Spec& spec = setup_.spec;
     std::unique_ptr<StudyStore> store = open_study(setup_, options_, paths_);
+    if (notice_ && !store->moved_aside_to().empty())
+        notice_("an earlier study was at " + store->location() + "; moved it aside to " + store->moved_aside_to() +
+                " (use --continue to resume a study instead)");
     ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
     StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_));
     ledger.on_progress(progress_);
     ledger.load();
     std::unique_ptr<Strategy> strategy = make_strategy(
         setup_.search, setup_.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
-    Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, runner_);
+    TrackingProcessRunner tracking(runner_, *store);  // pending rows name their process groups
+    Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, tracking);
     std::unique_ptr<EvaluationExecutor> executor;
     queue_ = nullptr;
     if (where_.is_postgres()) {

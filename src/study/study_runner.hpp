@@ -26,6 +26,9 @@ class QueueExecutor;
 /// Makes the executor a study's candidates are evaluated on (default: a LocalExecutor).
 using ExecutorFactory = std::function<std::unique_ptr<EvaluationExecutor>(const Evaluator&)>;
 
+/// Receives a note for the user (e.g. that an earlier study was moved aside).
+using NoticeCallback = std::function<void(const std::string&)>;
+
 /// Runs one study.
 class StudyRunner {
 public:
@@ -35,6 +38,8 @@ public:
 
     /// Sets the progress receiver.
     void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
+    /// Sets the receiver of notes for the user.
+    void on_notice(NoticeCallback callback) { notice_ = std::move(callback); }
     /// Sets where candidates are evaluated (the default: this machine).
     void use_executor(ExecutorFactory factory) { executor_factory_ = std::move(factory); }
 
@@ -61,6 +66,7 @@ private:
     StoreLocation where_;             ///< the store: paths_.cache, or --store URL
     QueueExecutor* queue_ = nullptr;  ///< the executor while run() uses the store's queue
     ProgressCallback progress_;
+    NoticeCallback notice_;
     ExecutorFactory executor_factory_;
 };
 

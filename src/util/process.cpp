@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -31,6 +32,7 @@
 
 #include "util/child_launch.hpp"
 #include "util/process_pipes.hpp"
+#include "util/process_tree.hpp"
 
 namespace routetune {
 namespace {
@@ -97,6 +99,12 @@ bool has_exited(pid_t pid, bool wait) {
     return info.si_pid == pid;
 }
 
+// A tag of this call for the child's environment: this process's tag and a counter.
+std::string next_call_tag() {
+    static std::atomic<unsigned long> counter{0};
+    return this_process_tag() + "." + std::to_string(counter++);
+}
+
 ProcessResult spawn_failure(std::string error) {
     ProcessResult result;
     result.outcome = ProcessOutcome::SpawnFailed;
@@ -104,12 +112,12 @@ ProcessResult spawn_failure(std::string error) {
     return result;
 }
 
-
 // The descriptors of one child: what the parent keeps (captures, the stdin feed) and the
 // child's ends, closed in the parent once the child has started.
 struct ChildStreams {
     StdinFeed feed;
     Fd child_stdin, child_stdout, child_stderr;
+    Fd stdout_sink;  ///< the output file, when the child's stdout goes to one (through the pipe)
     Capture out, err;
 };
 
@@ -126,8 +134,9 @@ std::string resolve_program(const ProcessSpec& spec, detail::LaunchPlan& plan) {
     return "";
 }
 
-// Opens the child's stdin (the data's pipe or /dev/null), stdout (a pipe or the output file)
-// and stderr (a pipe); empty error on success.
+// Opens the child's stdin (the data's pipe or /dev/null), stdout (a pipe, copied on to the
+// output file when there is one, so its size is bounded too) and stderr (a pipe); empty error
+// on success.
 std::string open_streams(const ProcessSpec& spec, ChildStreams& io, ProcessResult& result) {
     if (spec.stdin_data.empty()) {
         io.child_stdin.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));
@@ -136,12 +145,12 @@ std::string open_streams(const ProcessSpec& spec, ChildStreams& io, ProcessResul
         set_nonblocking(io.feed.fd.get());
     }
     if (!spec.stdout_file.empty()) {
-        io.child_stdout.reset(open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (!io.child_stdout.open())
+        io.stdout_sink.reset(open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644));
+        if (!io.stdout_sink.open())
             return "cannot open '" + spec.stdout_file.string() + "' for the output: " + std::strerror(errno);
-    } else {
-        make_pipe(io.out.fd, io.child_stdout);
+        io.out.sink = io.stdout_sink.get();
     }
+    make_pipe(io.out.fd, io.child_stdout);
     make_pipe(io.err.fd, io.child_stderr);
     if (!io.child_stdin.open() || !io.child_stdout.open() || !io.child_stderr.open())
         return std::string("cannot create the child's pipes: ") + std::strerror(errno);
@@ -151,11 +160,12 @@ std::string open_streams(const ProcessSpec& spec, ChildStreams& io, ProcessResul
     io.err.text = &result.err;
     io.err.truncated = &result.err_truncated;
     io.err.cap = spec.output_cap;
+    io.out.limit = io.err.limit = spec.output_limit_bytes;
     return "";
 }
 
-// Until the child exits or the deadline passes: feed stdin, drain both pipes, sleep in poll()
-// on the pipes and the pidfd. Returns true when the deadline killed the group; end is set to
+// Until the child exits, the deadline passes or its output passes the limit: feed stdin, drain
+// both pipes, sleep in poll() on the pipes and the pidfd. Returns true when the deadline killed the group; end is set to
 // when the child's end was seen.
 bool watch_child(pid_t pid, ChildStreams& io, std::optional<SteadyClock::time_point> deadline,
                  SteadyClock::time_point& end) {
@@ -190,6 +200,10 @@ bool watch_child(pid_t pid, ChildStreams& io, std::optional<SteadyClock::time_po
         if (poll(fds, count, timeout_ms) < 0 && errno != EINTR) return false;
         io.out.drain();
         io.err.drain();
+        if (io.out.exceeded || io.err.exceeded) {
+            end = SteadyClock::now();
+            return false;
+        }
         if (io.feed.fd.open()) io.feed.write_some();
     }
 }
@@ -223,9 +237,13 @@ void reap_child(pid_t pid, bool timed_out, ProcessResult& result) {
 
 ProcessResult run_process(const ProcessSpec& spec) {
     if (spec.argv.empty() || spec.argv[0].empty()) return spawn_failure("empty command");
+    become_child_subreaper();
+    const std::string tag = next_call_tag();
     detail::LaunchPlan plan;
     plan.argv = spec.argv;
-    plan.envp = detail::merged_environment(spec.env);
+    std::map<std::string, std::string> env = spec.env;
+    env[kProcessTagVariable] = tag;
+    plan.envp = detail::merged_environment(env);
     plan.cwd = spec.cwd.string();
     plan.memory_limit_bytes = spec.memory_limit_bytes;
     if (std::string error = resolve_program(spec, plan); !error.empty()) return spawn_failure(error);
@@ -244,6 +262,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     io.child_stderr.reset();
     if (launched.pid < 0) return spawn_failure(launched.error);
     pid_t pid = launched.pid;
+    if (launched.error.empty() && spec.on_started) spec.on_started(pid);
     if (!launched.error.empty()) {
         unregister_group(pid);
         int status = 0;
@@ -252,15 +271,19 @@ ProcessResult run_process(const ProcessSpec& spec) {
         return spawn_failure(launched.error);
     }
     std::optional<SteadyClock::time_point> deadline;
+    // A timeout past 10^9 s (31 years) is no timeout the clock can hold; clamped, never overflowed.
     if (spec.timeout_s > 0)
-        deadline = start + std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(spec.timeout_s));
+        deadline = start + std::chrono::duration_cast<SteadyClock::duration>(
+                               std::chrono::duration<double>(std::min(spec.timeout_s, 1e9)));
     SteadyClock::time_point end;
     bool timed_out = watch_child(pid, io, deadline, end);
     reap_child(pid, timed_out, result);
+    end_tagged_processes(kProcessTagVariable, tag);
     if (end == SteadyClock::time_point{}) end = SteadyClock::now();
     io.out.drain();
     io.err.drain();
     result.wall_s = std::chrono::duration<double>(end - start).count();
+    result.output_exceeded = io.out.exceeded || io.err.exceeded;
     return result;
 }
 

@@ -1,11 +1,12 @@
 // Running one child process from an argv array (never a shell): its own process group, an
 // optional timeout (the whole group is killed), a memory limit, captured and size-capped
-// stdout/stderr. Spawn failures and signals are results, not exceptions.
+// stdout/stderr (or stdout streamed to a file), a limit on how much a child may print. Spawn failures and signals are results, not exceptions.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,8 +21,11 @@ struct ProcessSpec {
     double timeout_s = 0;                            ///< 0: none; else SIGKILL to the group after it
     std::uint64_t memory_limit_bytes = 0;            ///< 0: none; else RLIMIT_AS of the child
     std::size_t output_cap = 1 << 20;                ///< bytes kept of stdout and of stderr each
-    std::filesystem::path stdout_file;               ///< non-empty: stdout goes to this file, uncapped
+    std::filesystem::path stdout_file;               ///< non-empty: stdout is streamed to this file
     std::string stdin_data;                          ///< written to the child's stdin, then closed
+    std::uint64_t output_limit_bytes = 0;            ///< 0: none; else more on stdout or stderr ends it
+    std::function<void(int pgid)> on_started;        ///< called once the child (and its group) exists
+    std::string label;                               ///< for wrappers of the runner (the route hash); unused here
 };
 
 /// How a process ended.
@@ -39,13 +43,15 @@ struct ProcessResult {
     std::string err;                 ///< stderr (capped)
     bool out_truncated = false;
     bool err_truncated = false;
+    bool output_exceeded = false;    ///< stdout or stderr passed output_limit_bytes: the group was killed
     std::string error;               ///< why spawning failed
 
     /// True when the process exited with code 0.
     bool succeeded() const { return outcome == ProcessOutcome::Exited && exit_code == 0; }
 };
 
-/// Runs spec to completion. Thread-safe; never throws for the child's behaviour.
+/// Runs spec to completion; when it ends, every descendant still carrying its tag (setsid'ed
+/// ones included) is killed too. Thread-safe; never throws for the child's behaviour.
 ProcessResult run_process(const ProcessSpec& spec);
 
 /// Kills every process group started by run_process that is still running (from a signal

@@ -29,10 +29,7 @@ void Capture::drain() {
     while (fd.open()) {
         ssize_t got = read(fd.get(), buffer, sizeof buffer);
         if (got > 0) {
-            std::size_t room = cap > text->size() ? cap - text->size() : 0;
-            std::size_t keep = std::min(room, static_cast<std::size_t>(got));
-            text->append(buffer, keep);
-            if (keep < static_cast<std::size_t>(got)) *truncated = true;
+            keep(buffer, static_cast<std::size_t>(got));
         } else if (got < 0 && errno == EINTR) {
             continue;
         } else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -41,6 +38,32 @@ void Capture::drain() {
             fd.reset();
         }
     }
+}
+
+void Capture::keep(const char* buffer, std::size_t got) {
+    std::uint64_t allowed = got;
+    if (limit > 0 && total + got > limit) {
+        allowed = total < limit ? limit - total : 0;
+        exceeded = true;
+    }
+    total += got;
+    if (sink >= 0) {
+        for (std::size_t done = 0; done < allowed;) {
+            ssize_t put = write(sink, buffer + done, static_cast<std::size_t>(allowed) - done);
+            if (put < 0 && errno == EINTR) continue;
+            if (put <= 0) {
+                *truncated = true;
+                return;
+            }
+            done += static_cast<std::size_t>(put);
+        }
+        if (allowed < got) *truncated = true;
+        return;
+    }
+    std::size_t room = cap > text->size() ? cap - text->size() : 0;
+    std::size_t kept = std::min<std::size_t>(room, static_cast<std::size_t>(allowed));
+    text->append(buffer, kept);
+    if (kept < got) *truncated = true;
 }
 
 void StdinFeed::write_some() {

@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -42,9 +43,16 @@ struct Capture {
     std::string* text = nullptr;
     bool* truncated = nullptr;  ///< set once bytes past cap were dropped
     std::size_t cap = 0;
+    int sink = -1;              ///< >= 0: bytes go to this file instead of *text
+    std::uint64_t limit = 0;    ///< 0: none; else the most bytes the stream may carry
+    std::uint64_t total = 0;    ///< bytes read so far
+    bool exceeded = false;      ///< set once total passed limit (nothing past it is kept)
 
-    /// Reads everything available now, keeping up to cap bytes in *text; closes fd at EOF.
+    /// Reads everything available now, keeping up to cap bytes in *text (or writing up to limit
+    /// bytes to sink); closes fd at EOF.
     void drain();
+    /// Keeps got bytes of buffer as drain() does.
+    void keep(const char* buffer, std::size_t got);
 };
 
 /// The child's stdin: the rest of the data to write through a non-blocking pipe.

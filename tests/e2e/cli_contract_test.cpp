@@ -117,6 +117,7 @@ TEST(CliContract, WideTablesShowWholeRoutes) {
 
 TEST(CliContract, InspectOfAPlainBuildSaysItWasBuilt) {
     fs::path specs = scratch_specs();
+    fs::create_directories(specs / "out");
     CliResult built = run_cli({"build", "fake_timed.toml", "--route", "-O=3", "--output", "out/o3"}, specs);
     ASSERT_EQ(built.exit_code, 0) << built.err;
     CliResult r = run_cli({"inspect", "out/o3"}, specs);

@@ -131,6 +131,7 @@ TEST(TuneCli, MaxRoutesBoundsTheCandidatesEvaluated) {
 
 TEST(TuneCli, OutputWritesTheWinnerWithAManifestThatInspectChecks) {
     fs::path specs = scratch_specs();
+    fs::create_directory(specs / "out");  // routetune creates no folder for an output
     CliResult r = run_cli({"tune", "fake_timed.toml", "--output", "out/best"}, specs);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ASSERT_TRUE(fs::exists(specs / "out/best"));

@@ -154,13 +154,13 @@ TEST(ScaleOutCli, AKilledCoordinatorResumesWhileWorkersKeepDraining) {
     BackgroundCli w2(worker_args(specs, url, "w2", "2s"), own_folder(specs, "w2"), env);
     {
         BackgroundCli coordinator(tune_args(specs, url, kExpression), own_folder(specs, "first"), env);
-        ASSERT_TRUE(wait_for([&] { return scalar_or_zero(url, "SELECT count(*) FROM evaluation") >= 5; }));
+        ASSERT_TRUE(wait_for([&] { return scalar_or_zero(url, "SELECT count(*) FROM evaluation WHERE status <> 'pending'") >= 5; }));
         coordinator.signal(SIGKILL);
         coordinator.wait();
     }
     ASSERT_TRUE(wait_for([&] {
         return text_of(specs / "w1" / "background.log").find("nothing queued; waiting") != std::string::npos;
-    }));
+    })) << text_of(specs / "w1" / "background.log");
     CliResult resumed = run_cli([&] {
         std::vector<std::string> args = tune_args(specs, url, kExpression);
         args.push_back("--continue");

@@ -60,6 +60,7 @@ protected:
 TEST_F(ArtifactManifestTest, WriteThenInspectMatches) {
     fs::path artifact = write("a.out", std::string("binary\0bytes", 12), fs::perms::owner_all | fs::perms::group_read);
     fs::path output = dir_ / "dist" / "sub" / "mm";
+    fs::create_directories(output.parent_path());  // write_output creates no folder
     ArtifactManifest written = write_output(artifact, output, info());
 
     EXPECT_EQ(read(output), read(artifact));

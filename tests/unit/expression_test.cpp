@@ -202,7 +202,7 @@ TEST(ExpressionErrors, EmptyAndDuplicateValues) {
 }
 
 TEST(ExpressionErrors, UnknownKnobNamesClosest) {
-    expect_has(error_of("-O=2 -funroll-loop=on"), {"column 6", "'-funroll-loop=on'", "unknown knob -funroll-loop",
+    expect_has(error_of("-O=2 -funroll-loop=on"), {"column 6", "'-funroll-loop=on'", "unknown knob '-funroll-loop'",
                                                    "closest: -funroll-loops"});
 }
 

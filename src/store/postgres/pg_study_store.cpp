@@ -87,8 +87,11 @@ bool PgStudyStore::set_aside(const std::string& suffix) {
     if (impl_->study_id == 0) return true;
     impl_->db->exec("UPDATE study SET name = name || $2 WHERE id = $1", {pg_int(impl_->study_id), suffix});
     impl_->study_id = 0;
+    impl_->moved_aside_to = impl_->db->where() + " (study " + impl_->name + suffix + ")";
     return true;
 }
+
+std::string PgStudyStore::moved_aside_to() const { return impl_->moved_aside_to; }
 
 std::string PgStudyStore::location() const { return impl_->db->where() + " (study " + impl_->name + ")"; }
 

@@ -20,6 +20,7 @@ public:
 
     bool set_aside(const std::string& suffix) override;
     std::string location() const override;
+    std::string moved_aside_to() const override;
     int opened_schema_version() const override;
     void write_header(const StudyHeader& header) override;
     std::optional<StudyHeader> read_header() const override;

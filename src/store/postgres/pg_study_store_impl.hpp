@@ -16,6 +16,7 @@ struct PgStudyStore::Impl {
     std::int64_t study_id = 0; ///< 0 until the header exists
     int opened_version = 0;
     bool read_only = false;
+    std::string moved_aside_to;  ///< the earlier study's new name, after set_aside
 
     /// The study's id; throws RuntimeFailure when its header was never written.
     std::int64_t require_study() const;

@@ -11,6 +11,7 @@
 
 #include "routetune/error.hpp"
 #include "store/sqlite/study_store_impl.hpp"
+#include "util/process_tree.hpp"
 
 namespace routetune {
 
@@ -119,7 +120,34 @@ std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::strin
     pending.phase = phase;
     pending.status = Status::Pending;
     pending.started_at = started_at;
-    return record(pending);
+    std::lock_guard lock(impl_->mutex);
+    std::int64_t id = insert_all(impl_->db, {&pending}).front();
+    auto owner = impl_->db.prepare("UPDATE evaluation SET owner = ? WHERE id = ?");
+    owner.bind(1, this_process_tag()).bind(2, id);
+    owner.run();
+    return id;
+}
+
+void SqliteStudyStore::note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->db.exec("PRAGMA synchronous = NORMAL");
+    auto update = impl_->db.prepare(
+        "UPDATE evaluation SET pgid = ?, pgid_ticks = ? WHERE route_hash = ? AND status = 'pending'");
+    update.bind(1, pgid).bind(2, static_cast<std::int64_t>(pgid_ticks)).bind(3, route_hash);
+    update.run();
+    impl_->db.exec("PRAGMA synchronous = FULL");
+}
+
+std::vector<PendingProcess> SqliteStudyStore::pending_processes() const {
+    std::lock_guard lock(impl_->mutex);
+    std::vector<PendingProcess> found;
+    auto rows = impl_->db.prepare(
+        "SELECT route_hash, owner, pgid, pgid_ticks FROM evaluation WHERE status = 'pending' ORDER BY id");
+    while (rows.step()) {
+        found.push_back(PendingProcess{rows.text(0), rows.text(1), rows.integer(2),
+                                       static_cast<std::uint64_t>(rows.integer(3))});
+    }
+    return found;
 }
 
 std::int64_t SqliteStudyStore::record(const Evaluation& evaluation) {

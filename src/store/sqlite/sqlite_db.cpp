@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -12,9 +13,32 @@
 
 namespace routetune {
 
-SqliteDb::SqliteDb(const std::filesystem::path& path, bool read_only, bool create) : path_(path) {
-    int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+namespace {
+
+// "file:" + the path with every byte but unreserved ones and '/' percent-encoded (RFC 3986),
+// so '?', '#' and '%' in a path stay part of it.
+std::string file_uri(const std::filesystem::path& path, bool immutable) {
+    std::string uri = "file:";
+    const char* hex = "0123456789ABCDEF";
+    for (unsigned char c : std::filesystem::absolute(path).string()) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+            uri += static_cast<char>(c);
+        } else {
+            uri += '%';
+            uri += hex[c >> 4];
+            uri += hex[c & 15];
+        }
+    }
+    return uri + "?mode=ro" + (immutable ? "&immutable=1" : "");
+}
+
+}  // namespace
+
+SqliteDb::SqliteDb(const std::filesystem::path& path, bool read_only, bool create, bool immutable) : path_(path) {
+    int flags = read_only ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+                          : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    std::string name = read_only ? file_uri(path, immutable) : path.string();
+    int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);

@@ -19,8 +19,10 @@ class SqliteStatement;
 /// One open SQLite connection.
 class SqliteDb {
 public:
-    /// Opens path (creating it when create is true); throws RuntimeFailure.
-    SqliteDb(const std::filesystem::path& path, bool read_only, bool create);
+    /// Opens path (creating it when create is true); read-only opens use SQLite's mode=ro, and
+    /// immutable=1 when immutable (a file nobody writes, on a medium where -shm cannot be made);
+    /// throws RuntimeFailure.
+    SqliteDb(const std::filesystem::path& path, bool read_only, bool create, bool immutable = false);
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;

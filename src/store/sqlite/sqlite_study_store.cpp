@@ -3,24 +3,22 @@
 // committed transaction is on disk when COMMIT returns (it survives kill -9 and also power
 // loss; evaluations take seconds, so one fsync each costs nothing that matters). A busy
 // timeout lets a reader and the writer wait for each other instead of failing. One process
-// writes a study at a time: open() takes an exclusive flock on "<store>.lock" (released by
-// the kernel when the writer exits, even by kill -9); read-only opens take no lock.
+// writes a study at a time: a writer takes the flock on "<store>.lock" (writer_lock.cpp) before
+// it looks at the store, then checks that the file is routetune's (store_file.cpp), moves an
+// earlier study aside when asked to start afresh, and only then lets SQLite open or create
+// it. Readers take no lock; they open with mode=ro (immutable on a read-only medium).
 #include "store/sqlite/sqlite_study_store.hpp"
-#include "util/files.hpp"
 
-#include <fcntl.h>
 #include <sqlite3.h>
-#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <charconv>
-#include <cstring>
-#include <ctime>
 #include <system_error>
 
 #include "routetune/error.hpp"
+#include "store/sqlite/store_file.hpp"
 #include "store/sqlite/store_schema.hpp"
+#include "util/files.hpp"
 #include "store/sqlite/study_store_impl.hpp"
 
 namespace routetune {
@@ -29,58 +27,74 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 30000;
 
-std::unique_ptr<SqliteStudyStore::Impl> open_impl(const std::filesystem::path& path, bool read_only) {
+// A reader on a medium where "-shm" cannot be created (a read-only mount, or a blocked name)
+// opens the file immutable, which SQLite allows only for a file nobody writes: so only when
+// no write-ahead log with content is beside it (a finished study's log is checkpointed away).
+bool needs_immutable(const std::filesystem::path& path) {
+    std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    struct stat info {};
+    std::string shm = path.string() + "-shm";
+    bool shm_exists = lstat(shm.c_str(), &info) == 0;
+    bool shm_blocked = shm_exists && !S_ISREG(info.st_mode);
+    bool cannot_create = !shm_exists && access(folder.c_str(), W_OK) != 0;
+    std::string wal = path.string() + "-wal";
+    bool wal_empty = lstat(wal.c_str(), &info) != 0 || info.st_size == 0;
+    return (shm_blocked || cannot_create) && wal_empty;
+}
+
+std::unique_ptr<SqliteStudyStore::Impl> open_reader(const std::filesystem::path& path) {
     std::error_code error;
-    if (read_only && !std::filesystem::exists(path, error))
-        throw UsageError(path.string() + ": no study store here");
-    if (std::filesystem::is_directory(path, error))
-        throw UsageError(path.string() + ": is a folder, not a study store");
-    if (!read_only && path.has_parent_path()) {
+    std::filesystem::path real = std::filesystem::canonical(path, error);
+    if (error) real = path;
+    StoreFile kind = check_store_file(real);
+    if (kind == StoreFile::Absent) throw UsageError(path.string() + ": no study store here");
+    if (kind == StoreFile::Empty) throw UsageError(path.string() + ": is an empty file, not a study store");
+    auto impl = std::make_unique<SqliteStudyStore::Impl>(path, WriterLock{}, true, false, needs_immutable(real));
+    sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
+    impl->opened_version = prepare_store_schema(impl->db, true);
+    impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
+    return impl;
+}
+
+// The lock comes first: nothing reads, creates or moves the store before this process is its
+// one writer.
+std::unique_ptr<SqliteStudyStore::Impl> open_writer(const std::filesystem::path& path, bool fresh,
+                                                    const std::vector<std::filesystem::path>& companions) {
+    std::error_code error;
+    if (path.has_parent_path()) {
         std::filesystem::create_directories(path.parent_path(), error);
         if (error) throw RuntimeFailure(path.parent_path().string() + ": cannot create the folder: " + error.message());
     }
-    auto impl = std::make_unique<SqliteStudyStore::Impl>(path, read_only, !read_only);
+    if (std::filesystem::is_directory(path, error)) throw UsageError(path.string() + ": is a folder, not a study store");
+    WriterLock lock = WriterLock::acquire(path);
+    StoreFile kind = check_store_file(path);
+    std::string moved = fresh ? move_store_aside(path, kind == StoreFile::Routetune, companions) : "";
+    auto impl = std::make_unique<SqliteStudyStore::Impl>(path, std::move(lock), false, true, false);
+    impl->moved_aside_to = moved;
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
-    impl->opened_version = prepare_store_schema(impl->db, read_only);
-    if (!read_only) impl->writer_lock.acquire(path);
+    impl->opened_version = prepare_store_schema(impl->db, false);
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
-    if (!read_only) impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
+    impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
     return impl;
 }
 
 }  // namespace
 
-void WriterLock::acquire(const std::filesystem::path& store) {
-    std::string lock_path = store.string() + ".lock";
-    fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw RuntimeFailure(lock_path + ": cannot create the writer lock: " + std::strerror(errno));
-    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-        char holder[32] = {};
-        ssize_t got = pread(fd_, holder, sizeof holder - 1, 0);
-        std::string pid = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "unknown";
-        ::close(fd_);
-        fd_ = -1;
-        throw RuntimeFailure(store.string() + ": the study is being written by another routetune process (pid " +
-                             pid + "); wait for it to finish or use another cache");
-    }
-    std::string pid = std::to_string(getpid());
-    bool written = ftruncate(fd_, 0) == 0 && pwrite(fd_, pid.data(), pid.size(), 0) == static_cast<ssize_t>(pid.size());
-    static_cast<void>(written);  // the pid only improves a second writer's message; the lock is held regardless
-
-}
-
-WriterLock::~WriterLock() {
-    if (fd_ >= 0) ::close(fd_);
-}
-
 SqliteStudyStore::SqliteStudyStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 SqliteStudyStore::~SqliteStudyStore() = default;
 
 std::unique_ptr<SqliteStudyStore> SqliteStudyStore::open(const std::filesystem::path& path, bool read_only) {
-    return std::unique_ptr<SqliteStudyStore>(new SqliteStudyStore(open_impl(path, read_only)));
+    return std::unique_ptr<SqliteStudyStore>(new SqliteStudyStore(read_only ? open_reader(path) : open_writer(path, false, {})));
+}
+
+std::unique_ptr<SqliteStudyStore> SqliteStudyStore::open_fresh(const std::filesystem::path& path,
+                                                               const std::vector<std::filesystem::path>& companions) {
+    return std::unique_ptr<SqliteStudyStore>(new SqliteStudyStore(open_writer(path, true, companions)));
 }
 
 std::string SqliteStudyStore::location() const { return impl_->path.string(); }
+
+std::string SqliteStudyStore::moved_aside_to() const { return impl_->moved_aside_to; }
 
 int SqliteStudyStore::opened_schema_version() const { return impl_->opened_version; }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "store/study_store.hpp"
 
@@ -15,13 +16,19 @@ class SqliteStudyStore final : public StudyStore {
 public:
     /// Opens the file (see StudyStore::open and open_read_only for the contract).
     static std::unique_ptr<SqliteStudyStore> open(const std::filesystem::path& path, bool read_only);
+    /// Opens the file as a new study (see StudyStore::open_fresh).
+    static std::unique_ptr<SqliteStudyStore> open_fresh(const std::filesystem::path& path,
+                                                        const std::vector<std::filesystem::path>& companions);
     ~SqliteStudyStore() override;
 
     std::string location() const override;
+    std::string moved_aside_to() const override;
     int opened_schema_version() const override;
     void write_header(const StudyHeader& header) override;
     std::optional<StudyHeader> read_header() const override;
     std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at) override;
+    void note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) override;
+    std::vector<PendingProcess> pending_processes() const override;
     std::int64_t record(const Evaluation& evaluation) override;
     std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations) override;
     void update_artifact_path(std::int64_t id, const std::string& artifact_path) override;

@@ -8,7 +8,10 @@
 
 #include <sqlite3.h>
 
+#include <charconv>
+
 #include "routetune/error.hpp"
+#include "util/excerpt.hpp"
 
 namespace routetune {
 
@@ -97,12 +100,21 @@ CREATE TABLE outcome (
 );
 )sql";
 
-// The minimal route beside the winner (study/route_minimizer).
+// Version 2: the minimal route beside the winner (study/route_minimizer).
 constexpr const char* kVersion2 = R"sql(
 ALTER TABLE outcome ADD COLUMN minimal_route TEXT;
 ALTER TABLE outcome ADD COLUMN minimal_speedup REAL;
 ALTER TABLE outcome ADD COLUMN minimal_ci_low REAL;
 ALTER TABLE outcome ADD COLUMN minimal_ci_high REAL;
+)sql";
+
+// Version 3: a pending row names its writer (this_process_tag) and the process group of the
+// process it runs now, with that group leader's start time, so --continue can end what a
+// killed writer left running without ever signalling a recycled pid.
+constexpr const char* kVersion3 = R"sql(
+ALTER TABLE evaluation ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE evaluation ADD COLUMN pgid INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE evaluation ADD COLUMN pgid_ticks INTEGER NOT NULL DEFAULT 0;
 )sql";
 
 std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
@@ -124,13 +136,20 @@ std::int64_t table_count(SqliteDb& db) {
 int read_version(SqliteDb& db) {
     auto statement = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
     if (!statement.step()) return 0;
-    return std::stoi(statement.text(0));
+    std::string text = statement.text(0);
+    int version = 0;
+    auto result = std::from_chars(text.data(), text.data() + text.size(), version);
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size() || version < 1) {
+        throw UsageError(db.path().string() + ": damaged study store: its schema version is " + quoted_excerpt(text) +
+                         ", not a positive integer");
+    }
+    return version;
 }
 
 }  // namespace
 
 const std::vector<StoreMigration>& store_migrations() {
-    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}};
+    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
     return migrations;
 }
 

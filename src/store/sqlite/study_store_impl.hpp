@@ -6,33 +6,20 @@
 
 #include "store/sqlite/sqlite_db.hpp"
 #include "store/sqlite/sqlite_study_store.hpp"
+#include "store/sqlite/writer_lock.hpp"
 
 namespace routetune {
 
-/// An exclusive flock on "<store>.lock" held by the one writer of a store; released when
-/// the process ends, however it ends.
-class WriterLock {
-public:
-    WriterLock() = default;
-    /// Takes the lock of store; throws RuntimeFailure naming the holder's pid when taken.
-    void acquire(const std::filesystem::path& store);
-    ~WriterLock();
-    WriterLock(const WriterLock&) = delete;
-    WriterLock& operator=(const WriterLock&) = delete;
-
-private:
-    int fd_ = -1;
-};
-
 struct SqliteStudyStore::Impl {
-    Impl(const std::filesystem::path& file, bool read_only, bool create)
-        : path(file), db(file, read_only, create) {}
+    Impl(const std::filesystem::path& file, WriterLock lock, bool read_only, bool create, bool immutable)
+        : path(file), writer_lock(std::move(lock)), db(file, read_only, create, immutable) {}
 
     std::filesystem::path path;
     WriterLock writer_lock;  ///< declared before db so the connection closes first
     SqliteDb db;
     mutable std::mutex mutex;
     int opened_version = 0;
+    std::string moved_aside_to;  ///< where opening as a new study renamed the earlier one
 };
 
 /// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() ran.

@@ -1,0 +1,19 @@
+// libFuzzer target: a GPT tuning cache (JSON lines). Bad input must be a UsageError, never a
+// crash, a hang or another exception type; what parses must convert to evaluations.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "gpt/trtexec_cache.hpp"
+#include "routetune/error.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string_view text(reinterpret_cast<const char*>(data), size);
+    try {
+        routetune::TrtexecCache cache = routetune::parse_trtexec_cache(text, "fuzz");
+        routetune::trtexec_cache_to_evaluations(cache);
+    } catch (const routetune::UsageError&) {
+    }
+    return 0;
+}

@@ -15,11 +15,14 @@
 # and the ratios wall / limit (of the repeat with the median wall time).
 #
 # Usage: bench/scheduler_bench.sh [ROUTETUNE]   (default build/routetune)
+#        bench/scheduler_bench.sh overhead [ROUTETUNE]: 16 one-second builds at --jobs 2 with
+#        instant reported measurements beside the ideal (bench/scheduler_overhead.py says how)
 # Environment: N candidates besides the default (32), BUILD_S (0.5), RUN_S (0.05),
 # JOBS ("1 2 16"), REPEATS (3), TIMINGS ("process reported"); KEEP=1 keeps the studies
 # (the script prints nothing about where: the newest /tmp/scheduler_bench.* folder).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = overhead ]; then shift; exec python3 "$root/bench/scheduler_overhead.py" "$@"; fi
 routetune=${1:-$root/build/routetune}
 n=${N:-32}
 build_s=${BUILD_S:-0.5}

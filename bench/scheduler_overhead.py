@@ -18,12 +18,15 @@ process start to exit, measured here, split into:
 so wall = start-up + idle + builds + tail. Output: one line per repetition, then medians and
 ranges; ratio = study wall / ideal wall (same repetition) and study wall / 8 s.
 
-Usage: bench/scheduler_bench.sh overhead [ROUTETUNE] (REPEATS, default 5).
+Usage: bench/scheduler_bench.sh overhead [ROUTETUNE [OTHER]] (REPEATS, default 5). With OTHER
+(e.g. the binary before a change), each repetition also runs the study with it, right after
+ROUTETUNE's, so both see the same load; its rows and medians follow, marked "other".
 """
 import json, os, statistics, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 routetune = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(root, "build", "routetune")
+other = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None  # a second binary, e.g. before a change
 repeats = int(os.environ.get("REPEATS", "5"))
 slots, builds, build_s = 2, 16, 1.0
 work = tempfile.mkdtemp(prefix="scheduler_overhead.")
@@ -64,12 +67,12 @@ def ideal(rep):
     return time.time() - start
 
 
-def study(rep):
-    log = os.path.join(work, f"study_{rep}.log")
-    store = os.path.join(work, f"study_{rep}", "s.sqlite")
+def study(rep, binary, name):
+    log = os.path.join(work, f"{name}_{rep}.log")
+    store = os.path.join(work, f"{name}_{rep}", "s.sqlite")
     os.makedirs(os.path.dirname(store))
     start = time.time()
-    out = subprocess.run([routetune, "tune", os.path.join(work, "spec.toml"), "--routes", "-param:max-unroll-times=[1..16]",
+    out = subprocess.run([binary, "tune", os.path.join(work, "spec.toml"), "--routes", "-param:max-unroll-times=[1..16]",
                           "--search", "fast", "--jobs", str(slots), "--cache", store, "--json"],
                          capture_output=True, text=True, env=dict(env, BUILD_LOG=log))
     end = time.time()
@@ -86,7 +89,7 @@ def study(rep):
     return row
 
 
-rows = []
+rows, others = [], []
 start = time.time()  # the catalog cache is filled once (as after a user's first study), and timed
 subprocess.run([routetune, "tune", os.path.join(work, "spec.toml"), "--routes", "-param:max-unroll-times=[1..16]",
                 "--dry-run", "--cache", os.path.join(work, "dry.sqlite")], check=True, capture_output=True, env=env)
@@ -94,24 +97,31 @@ cold = time.time() - start
 print(f"work: {work}; {builds} builds of {build_s:g} s at --jobs {slots}; machine load "
       + open("/proc/loadavg").read().split()[0] + "; cold catalog discovery (tune --dry-run, once): %.2f s" % cold)
 print("%3s %8s %8s %7s %8s %7s %8s %7s %7s" % ("rep", "ideal_s", "study_s", "ratio", "vs_8s", "start", "idle", "builds", "tail"), flush=True)
+def show(rep, r, mark):
+    print("%3d %8.3f %8.3f %7.3f %8.3f %7.3f %8.3f %7.3f %7.3f %s" % (
+        rep, r["ideal"], r["wall"], r["wall"] / r["ideal"], r["wall"] / 8, r["startup"], r["idle"], r["builds"], r["tail"],
+        mark), flush=True)
+
+
 for rep in range(repeats):
     i = ideal(rep)
-    r = study(rep)
-    r["ideal"] = i
-    rows.append(r)
-    print("%3d %8.3f %8.3f %7.3f %8.3f %7.3f %8.3f %7.3f %7.3f" % (rep, i, r["wall"], r["wall"] / i, r["wall"] / 8,
-                                                                  r["startup"], r["idle"], r["builds"], r["tail"]))
+    for binary, name, into in ((routetune, "study", rows), (other, "other", others)):
+        if binary is None: continue
+        r = study(rep, binary, name)
+        r["ideal"] = i
+        into.append(r)
+        show(rep, r, "" if into is rows else "other")
 
 
-def stat(key, f=lambda r, k: r[k]):
+def stat(rows, key, f=lambda r, k: r[k]):
     v = [f(r, key) for r in rows]
     return "%.3f [%.3f, %.3f]" % (statistics.median(v), min(v), max(v))
 
 
 print("median [min, max] over %d repetitions; load after: %s" % (repeats, open("/proc/loadavg").read().split()[0]))
-print("  ideal wall      ", stat("ideal"))
-print("  study wall      ", stat("wall"))
-print("  study / ideal   ", stat("r", lambda r, k: r["wall"] / r["ideal"]))
-print("  study / 8 s     ", stat("r", lambda r, k: r["wall"] / 8))
-for key in ("startup", "idle", "builds", "tail"):
-    print("  %-16s" % key, stat(key))
+print("  %-16s %-26s %s" % ("", routetune, other or ""))
+for label, key, f in (("ideal wall", "ideal", None), ("study wall", "wall", None),
+                      ("study / ideal", "r", lambda r, k: r["wall"] / r["ideal"]), ("study / 8 s", "r", lambda r, k: r["wall"] / 8),
+                      ("start-up", "startup", None), ("idle", "idle", None), ("builds", "builds", None), ("tail", "tail", None)):
+    cells = [stat(rs, key, f or (lambda r, k: r[k])) for rs in (rows, others) if rs]
+    print("  %-16s %-26s %s" % (label, cells[0], cells[1] if len(cells) > 1 else ""))

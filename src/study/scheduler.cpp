@@ -1,14 +1,18 @@
 // How the scheduler overlaps work. Builds run up to `jobs` at a time. With process timing
 // (overlap off) no build runs during a measurement: builds and measurements alternate in
 // batches, the batch's builds all finished before its first measurement, measured in the
-// order they were proposed. With overlap (reported timing) the front build's measurement
-// starts as soon as it is built, and builds keep running ahead by at most `jobs`. With
-// lanes, each free lane takes the oldest finished build, its runs pinned with
-// CUDA_VISIBLE_DEVICES=lane; finished lanes are committed one at a time, in start order.
-// Before every proposal the budget is asked how many candidates may still start: the default,
-// finished candidates and those in flight count against max_routes, and the clock against the time
-// limit. Routes in flight are pending in the history the strategy sees, so nothing is
-// proposed twice and a strategy's later phase waits for the earlier one.
+// order they were proposed. With overlap (reported timing) the scheduler waits for whichever
+// of its jobs ends first: a finished build frees its slot at once (a new build starts while
+// the measurement runs), a finished measurement is committed before the next one starts, and
+// each free lane takes the oldest build when it has finished. Up to `jobs` builds run and
+// `2 * jobs` are started and not yet measured, so builds run ahead of the measurements by a
+// bounded amount (during the default's measurement, which nothing else can share, too).
+// With lanes (more than one), each lane's runs are pinned with CUDA_VISIBLE_DEVICES=lane;
+// finished lanes are committed one at a time, in start order. Before every proposal the
+// budget is asked how many candidates may still start: the default, finished candidates and
+// those in flight count against max_routes, and the clock against the time limit. Routes in
+// flight are pending in the history the strategy sees, so nothing is proposed twice and a
+// strategy's later phase waits for the earlier one.
 #include "study/scheduler.hpp"
 
 #include <algorithm>
@@ -39,8 +43,18 @@ Scheduler::~Scheduler() {
     }
 }
 
+std::size_t Scheduler::builds_running() const {
+    return static_cast<std::size_t>(std::count_if(building_.begin(), building_.end(),
+                                                  [&](const Building& b) { return !executor_.finished(b.job); }));
+}
+
 std::size_t Scheduler::room(std::size_t target) const {
-    std::size_t want = target > building_.size() ? target - building_.size() : 0;
+    std::size_t busy = options_.overlap ? builds_running() : building_.size();
+    std::size_t want = target > busy ? target - busy : 0;
+    if (options_.overlap) {
+        std::size_t cap = 2 * options_.jobs;  // running and built, waiting for a lane
+        want = std::min(want, cap > building_.size() ? cap - building_.size() : 0);
+    }
     std::size_t used = 1 + ledger_.candidates_done() + building_.size() + measuring_.size();  // 1: the default
     return budget_.next_batch(want, used, clock_.now_s() - ledger_.started_s());
 }
@@ -65,13 +79,35 @@ void Scheduler::wait_for_builds() {
     for (const auto& building : building_) executor_.wait(building.job);
 }
 
+std::vector<JobId> Scheduler::unfinished_builds() {
+    std::vector<JobId> jobs;
+    for (const auto& building : building_) {
+        if (!executor_.finished(building.job)) jobs.push_back(building.job);
+    }
+    return jobs;
+}
+
+void Scheduler::wait_refilling(JobId job, std::size_t target) {
+    while (!executor_.finished(job) && !interrupt_requested()) {
+        std::vector<JobId> watch{job};
+        if (options_.overlap) {
+            refill(target);
+            for (JobId build : unfinished_builds()) watch.push_back(build);
+        }
+        executor_.wait_any(watch);
+    }
+}
+
 std::optional<Evaluation> Scheduler::evaluate_default(const RunBaseline& golden, DefaultRecord& record) {
     refill(options_.jobs - 1);
     ledger_.mark_started(Route{}, "default");
-    BuiltCandidate built = executor_.take_build(executor_.start_build(Route{}, "default"));
-    if (options_.overlap) refill(options_.jobs);
-    else wait_for_builds();
-    Evaluation e = executor_.take_measurement(executor_.start_measure(std::move(built), golden, &record));
+    JobId build = executor_.start_build(Route{}, "default");
+    wait_refilling(build, options_.jobs - 1);  // the default's build holds one slot
+    BuiltCandidate built = executor_.take_build(build);
+    if (!options_.overlap) wait_for_builds();
+    JobId measurement = executor_.start_measure(std::move(built), golden, &record);
+    wait_refilling(measurement, options_.jobs);
+    Evaluation e = executor_.take_measurement(measurement);
     if (!interrupt_requested()) return e;
     drain();
     return std::nullopt;
@@ -81,16 +117,12 @@ bool Scheduler::search(const RunBaseline& baseline) {
     baseline_ = &baseline;
     while (!interrupt_requested()) {
         if (options_.overlap || building_.empty()) refill(options_.jobs);
-        if (options_.lanes > 1) {
+        if (options_.overlap) {
             if (building_.empty() && lane_runs_.empty()) break;
             step_lanes();
             continue;
         }
         if (building_.empty()) break;
-        if (options_.overlap) {
-            measure_front();
-            continue;
-        }
         wait_for_builds();
         while (!building_.empty() && !interrupt_requested()) measure_front();
     }
@@ -103,20 +135,17 @@ void Scheduler::measure_front() {
     BuiltCandidate built = executor_.take_build(building_.front().job);
     measuring_.push_back(building_.front().route);
     building_.pop_front();
-    if (options_.overlap) refill(options_.jobs);
     if (interrupt_requested()) return;
     ledger_.commit(executor_.take_measurement(executor_.start_measure(std::move(built), *baseline_, nullptr)));
     measuring_.clear();
 }
 
 void Scheduler::step_lanes() {
-    bool started = start_on_free_lanes();
     bool collected = collect_finished_lanes();
+    bool started = start_on_free_lanes();
     if (started || collected || interrupt_requested()) return;
-    std::vector<JobId> watch;
+    std::vector<JobId> watch = unfinished_builds();
     for (const auto& run : lane_runs_) watch.push_back(run.job);
-    bool lane_free = std::find(lane_busy_.begin(), lane_busy_.end(), false) != lane_busy_.end();
-    if (lane_free && !building_.empty()) watch.push_back(building_.front().job);
     if (!watch.empty()) executor_.wait_any(watch);
 }
 
@@ -124,16 +153,15 @@ bool Scheduler::start_on_free_lanes() {
     bool started = false;
     for (std::size_t lane = 0; lane < options_.lanes && !building_.empty() && !interrupt_requested(); ++lane) {
         if (lane_busy_[lane]) continue;
-        if (!executor_.finished(building_.front().job) && !lane_runs_.empty()) break;
+        if (!executor_.finished(building_.front().job)) break;
         BuiltCandidate built = executor_.take_build(building_.front().job);
         Route route = building_.front().route;
         building_.pop_front();
-        built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
+        if (options_.lanes > 1) built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
         measuring_.push_back(route);
         lane_busy_[lane] = true;
         lane_runs_.push_back(LaneRun{route, lane, executor_.start_measure(std::move(built), *baseline_, nullptr)});
         started = true;
-        refill(options_.jobs);
     }
     return started;
 }

@@ -1,6 +1,7 @@
 // The scheduler of a study: what the strategy proposes is built up to `jobs` at a time and
 // measured one at a time (or, on measurement lanes, one per lane), within the budget, with
-// each finished evaluation committed to the ledger before the next result is taken. Work is
+// each finished evaluation committed to the ledger before the next result is taken; with
+// overlap, a finished build's slot is refilled at once, whatever else is running. Work is
 // started on an EvaluationExecutor, so where a candidate is evaluated is not its concern.
 #pragma once
 
@@ -37,8 +38,8 @@ public:
     Scheduler& operator=(const Scheduler&) = delete;
 
     /// Builds and measures the default route against golden (record receives its outputs),
-    /// with the first jobs - 1 candidate builds beside its build (and, with overlap, jobs of
-    /// them during its measurement). Returns its evaluation, not committed; nullopt when an
+    /// with jobs - 1 candidate builds beside its build (and, with overlap, jobs of them
+    /// during its measurement, each slot refilled as its build ends). Returns its evaluation, not committed; nullopt when an
     /// interrupt arrived (the work in flight is then drained).
     std::optional<Evaluation> evaluate_default(const RunBaseline& golden, DefaultRecord& record);
 
@@ -60,9 +61,12 @@ private:
         JobId job;
     };
 
+    std::size_t builds_running() const;
     std::size_t room(std::size_t target) const;
     void refill(std::size_t target);
     void wait_for_builds();
+    std::vector<JobId> unfinished_builds();
+    void wait_refilling(JobId job, std::size_t target);
     void measure_front();
     void step_lanes();
     bool start_on_free_lanes();

@@ -16,15 +16,17 @@
 #include <cerrno>
 #include <charconv>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace routetune {
 
 namespace {
 
-std::string read_small(const std::string& path, std::size_t limit) {
+// The first limit bytes of path; nullopt when it cannot be opened.
+std::optional<std::string> read_if_open(const std::string& path, std::size_t limit) {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return {};
+    if (fd < 0) return std::nullopt;
     std::string text;
     char buffer[8192];
     while (text.size() < limit) {
@@ -36,6 +38,8 @@ std::string read_small(const std::string& path, std::size_t limit) {
     close(fd);
     return text;
 }
+
+std::string read_small(const std::string& path, std::size_t limit) { return read_if_open(path, limit).value_or(""); }
 
 // Field n (1-based) of /proc/PID/stat; the command name (field 2) may hold spaces and
 // parentheses, so counting starts after its last ')'.
@@ -73,8 +77,10 @@ bool environment_has_tag(const std::string& environ_text, std::string_view varia
 
 pid_t parent_of(pid_t pid);
 
-// Tagged processes; *uncertain is set when a child of this process had no readable
-// environment (it was between fork and exec, or exiting): the caller looks again.
+// Tagged processes; *uncertain is set when a child of this process had an empty environment
+// (it was exiting, or a zombie not yet reaped): the caller looks again. A process whose
+// environment cannot be opened (another user's, a kernel thread, one gone) is not ours and
+// costs no second read.
 std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view tag, bool* uncertain) {
     std::vector<pid_t> found;
     DIR* proc = opendir("/proc");
@@ -84,9 +90,10 @@ std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view 
         pid_t pid = static_cast<pid_t>(to_number(entry->d_name));
         if (pid <= 0 || pid == self) continue;
         std::string base = std::string("/proc/") + entry->d_name;
-        std::string environ_text = read_small(base + "/environ", 1 << 20);
-        if (environment_has_tag(environ_text, variable, tag)) found.push_back(pid);
-        else if (environ_text.empty() && parent_of(pid) == self) *uncertain = true;
+        std::optional<std::string> environ_text = read_if_open(base + "/environ", 1 << 20);
+        if (!environ_text) continue;
+        if (environment_has_tag(*environ_text, variable, tag)) found.push_back(pid);
+        else if (environ_text->empty() && parent_of(pid) == self) *uncertain = true;
     }
     closedir(proc);
     return found;

@@ -160,6 +160,26 @@ TEST_F(SchedulerHarness, ReportedTimingLetsBuildsRunDuringMeasurements) {
     EXPECT_TRUE(overlapped) << "with reported timing a build runs during a measurement";
 }
 
+// Issue 13: with overlap, a build slot freed while a measurement runs is refilled at once,
+// during the default's measurement too; nothing waits for the measurement to end.
+TEST_F(SchedulerHarness, ReportedTimingRefillsAFreedBuildSlotAtOnce) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{2, 1, true}, routes_budget(100), "full");  // 8 routes
+    bench.runner.fallback.run_s = 0.2;  // 3 runs: a measurement takes 0.6 s, a build 1 s
+    bench.runner.routes["-a=1"].build_s = 0.5;  // its slot frees while the default still builds
+    ASSERT_TRUE(run_study());
+    std::vector<Interval> builds = of_kind(true);
+    ASSERT_GE(builds.size(), 8u);
+    EXPECT_EQ(most_at_once(builds), 2u);
+    for (const auto& b : builds) {
+        bool at_a_free_slot = b.start_s == builds.front().start_s || std::any_of(builds.begin(), builds.end(), [&](const Interval& other) {
+                                  return other.end_s == b.start_s;
+                              });
+        EXPECT_TRUE(at_a_free_slot) << b.route << " started at " << b.start_s << ", when no build had just ended";
+    }
+}
+
 TEST_F(SchedulerHarness, LanesMeasureSideBySideEachOnItsOwnGpu) {
     bench.spec.timing.source = "reported";
     bench.spec.run.command = {"{artifact}", "{metrics}"};

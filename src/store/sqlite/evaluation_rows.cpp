@@ -96,7 +96,8 @@ std::int64_t insert_evaluation(SqliteDb& db, SqliteStatement& drop_pending, Sqli
     return id;
 }
 
-std::vector<std::int64_t> insert_all(SqliteDb& db, const std::vector<const Evaluation*>& evaluations) {
+// Inserts evaluations inside the caller's transaction.
+std::vector<std::int64_t> insert_rows(SqliteDb& db, const std::vector<const Evaluation*>& evaluations) {
     auto drop_pending = db.prepare("DELETE FROM evaluation WHERE route_hash = ? AND status = 'pending'");
     auto insert = db.prepare(
         "INSERT INTO evaluation (route, route_hash, phase, status, message, build_s, build_log_tail, "
@@ -105,9 +106,14 @@ std::vector<std::int64_t> insert_all(SqliteDb& db, const std::vector<const Evalu
     auto insert_case = db.prepare(std::string("INSERT INTO case_result (") + kCaseColumns +
                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     std::vector<std::int64_t> ids;
-    StoreTransaction transaction(db);
     for (const Evaluation* evaluation : evaluations)
         ids.push_back(insert_evaluation(db, drop_pending, insert, insert_case, *evaluation));
+    return ids;
+}
+
+std::vector<std::int64_t> insert_all(SqliteDb& db, const std::vector<const Evaluation*>& evaluations) {
+    StoreTransaction transaction(db);
+    std::vector<std::int64_t> ids = insert_rows(db, evaluations);
     transaction.commit();
     return ids;
 }
@@ -121,10 +127,12 @@ std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::strin
     pending.status = Status::Pending;
     pending.started_at = started_at;
     std::lock_guard lock(impl_->mutex);
-    std::int64_t id = insert_all(impl_->db, {&pending}).front();
+    StoreTransaction transaction(impl_->db);  // the row and its owner in one durable commit
+    std::int64_t id = insert_rows(impl_->db, {&pending}).front();
     auto owner = impl_->db.prepare("UPDATE evaluation SET owner = ? WHERE id = ?");
     owner.bind(1, this_process_tag()).bind(2, id);
     owner.run();
+    transaction.commit();
     return id;
 }
 

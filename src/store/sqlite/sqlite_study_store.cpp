@@ -72,11 +72,9 @@ std::unique_ptr<SqliteStudyStore::Impl> open_writer(const std::filesystem::path&
     auto impl = std::make_unique<SqliteStudyStore::Impl>(path, std::move(lock), false, true, false);
     impl->moved_aside_to = moved;
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
-    // check_store_file has refused foreign files, so WAL may be set before the schema: a new
-    // store's migrations then cost one WAL sync each, not a rollback journal's several.
-    impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
     impl->opened_version = prepare_store_schema(impl->db, false);
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
+    impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
     return impl;
 }
 

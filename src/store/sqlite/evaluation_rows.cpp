@@ -118,6 +118,23 @@ std::vector<std::int64_t> insert_all(SqliteDb& db, const std::vector<const Evalu
     return ids;
 }
 
+// synchronous = NORMAL while it lives; FULL again afterwards, also when an exception leaves.
+class WeakSync {
+public:
+    explicit WeakSync(SqliteDb& db) : db_(db) { db_.exec("PRAGMA synchronous = NORMAL"); }
+    ~WeakSync() {
+        try {
+            db_.exec("PRAGMA synchronous = FULL");
+        } catch (...) {
+        }
+    }
+    WeakSync(const WeakSync&) = delete;
+    WeakSync& operator=(const WeakSync&) = delete;
+
+private:
+    SqliteDb& db_;
+};
+
 }  // namespace
 
 std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::string& phase, const std::string& started_at) {
@@ -127,7 +144,12 @@ std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::strin
     pending.status = Status::Pending;
     pending.started_at = started_at;
     std::lock_guard lock(impl_->mutex);
-    StoreTransaction transaction(impl_->db);  // the row and its owner in one durable commit
+    // Not fsync'ed, like note_process: a pending row matters only while this machine is up
+    // (kill -9 keeps it, since the WAL write reached the kernel; after a power loss no process
+    // of it is left, and the candidate is simply proposed again). The next evaluation's
+    // durable commit syncs it with everything before it.
+    WeakSync weak(impl_->db);
+    StoreTransaction transaction(impl_->db);  // the row and its owner in one commit
     std::int64_t id = insert_rows(impl_->db, {&pending}).front();
     auto owner = impl_->db.prepare("UPDATE evaluation SET owner = ? WHERE id = ?");
     owner.bind(1, this_process_tag()).bind(2, id);
@@ -138,12 +160,11 @@ std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::strin
 
 void SqliteStudyStore::note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) {
     std::lock_guard lock(impl_->mutex);
-    impl_->db.exec("PRAGMA synchronous = NORMAL");
+    WeakSync weak(impl_->db);
     auto update = impl_->db.prepare(
         "UPDATE evaluation SET pgid = ?, pgid_ticks = ? WHERE route_hash = ? AND status = 'pending'");
     update.bind(1, pgid).bind(2, static_cast<std::int64_t>(pgid_ticks)).bind(3, route_hash);
     update.run();
-    impl_->db.exec("PRAGMA synchronous = FULL");
 }
 
 std::vector<PendingProcess> SqliteStudyStore::pending_processes() const {

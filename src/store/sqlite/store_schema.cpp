@@ -146,6 +146,33 @@ int read_version(SqliteDb& db) {
     return version;
 }
 
+void set_version(SqliteDb& db, int version) {
+    auto update = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)");
+    update.bind(1, std::string_view(std::to_string(version)));
+    update.run();
+}
+
+const char* meta_sql() {
+    static const std::string sql = "PRAGMA application_id = " + std::to_string(kStoreApplicationId) +
+                                   "; CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID";
+    return sql.c_str();
+}
+
+// A new, empty store: its id, meta and every migration in one transaction, so creating it
+// costs one commit rather than one per schema version.
+void create_fresh_schema(SqliteDb& db, const std::vector<StoreMigration>& migrations) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+        db.exec(meta_sql());
+        for (const auto& migration : migrations) db.exec(migration.sql);
+        set_version(db, migrations.back().version);
+        db.exec("COMMIT");
+    } catch (...) {
+        db.exec("ROLLBACK");
+        throw;
+    }
+}
+
 }  // namespace
 
 const std::vector<StoreMigration>& store_migrations() {
@@ -175,9 +202,9 @@ int prepare_store_schema(SqliteDb& db, bool read_only) {
     if (read_only)
         throw UsageError(file + ": study store schema version " + std::to_string(version) +
                          " is older than " + std::to_string(current) + "; open it once for writing to upgrade it");
-    if (!has_meta) {
-        db.exec("PRAGMA application_id = " + std::to_string(kStoreApplicationId) +
-                "; CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+    if (!has_meta) {  // empty (checked above): created in one commit
+        create_fresh_schema(db, store_migrations());
+        return version;
     }
     for (const auto& migration : store_migrations()) {
         if (migration.version <= version) continue;
@@ -188,9 +215,7 @@ int prepare_store_schema(SqliteDb& db, bool read_only) {
                 continue;
             }
             db.exec(migration.sql);
-            auto update = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)");
-            update.bind(1, std::string_view(std::to_string(migration.version)));
-            update.run();
+            set_version(db, migration.version);
             db.exec("COMMIT");
         } catch (...) {
             db.exec("ROLLBACK");

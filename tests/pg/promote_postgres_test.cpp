@@ -1,7 +1,8 @@
 // promote on a study kept in PostgreSQL, against the real server: `promote --store URL --study
 // NAME` reads the study's winner and evidence from the database, builds and A/Bs afresh, and
 // writes a lock naming the database (without its password) and the study; the fresh builds
-// and the lock registry go where a local study of that name keeps its files. Bad input: a route
+// and the lock registry go where a local study of that name keeps its files; verify works on
+// the lock, review refuses it (it reads SQLite stores only). Bad input: a route
 // the study never evaluated (exit 2, naming the URL and the study), a store named twice.
 #include <gtest/gtest.h>
 
@@ -62,6 +63,9 @@ TEST(PromotePostgres, PromotesTheWinnerOfADatabaseStudyAndRecordsTheUrlAndStudy)
 
     CliResult verified = run_cli({"verify", "routetune.lock.json"}, specs, env);
     EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+    CliResult reviewed = run_cli({"review", "routetune.lock.json"}, specs, env);
+    EXPECT_EQ(reviewed.exit_code, 2);
+    EXPECT_NE(reviewed.err.find("review reads SQLite study stores only"), std::string::npos) << reviewed.err;
 }
 
 TEST(PromotePostgres, ARouteTheDatabaseStudyNeverEvaluatedOrAStoreNamedTwiceIsBadInput) {

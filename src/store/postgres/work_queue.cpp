@@ -31,6 +31,13 @@ std::string id_array(const std::vector<std::int64_t>& ids) {
     return text + "}";
 }
 
+// Route hashes are hex digits: no quoting is needed inside the array literal.
+std::string hash_array(const std::vector<std::string>& hashes) {
+    std::string text = "{";
+    for (std::size_t i = 0; i < hashes.size(); ++i) text += (i ? "," : "") + hashes[i];
+    return text + "}";
+}
+
 }  // namespace
 
 WorkQueue::WorkQueue(const std::string& url, std::string worker, std::string host)
@@ -161,6 +168,13 @@ bool WorkQueue::commit(const Claim& claim, Evaluation evaluation) {
 std::vector<Evaluation> WorkQueue::finished_after(std::int64_t after) {
     std::lock_guard lock(mutex_);
     return select_pg_evaluations(db_, study(), "id > $2 AND status <> 'pending'", {pg_int(after)}, CaseRows::Load);
+}
+
+std::vector<Evaluation> WorkQueue::finished_routes(const std::vector<std::string>& route_hashes) {
+    if (route_hashes.empty()) return {};
+    std::lock_guard lock(mutex_);
+    return select_pg_evaluations(db_, study(), "route_hash = ANY($2::text[]) AND status <> 'pending'",
+                                 {hash_array(route_hashes)}, CaseRows::Load);
 }
 
 QueueCounts WorkQueue::counts() {

@@ -6,14 +6,15 @@ packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
           libjs-chart.js libcpp-httplib-dev pkg-config
           chromium     # the HTML report's browser test (skipped without it)
           python3-optuna   # bench/optuna_peer.py, the TPE peer of the strategies
-          python3-yaml)    # deploy/check-manifests.sh
+          python3-yaml     # deploy/check-manifests.sh
+          slurm-wlm munge)  # the Slurm job array of workers test (a throwaway single-node cluster)
+# deploy/check-manifests.sh validates the Kubernetes manifest offline with kubectl; any kubectl
+# will do (another package may provide it), so Debian's is installed only when none is there.
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# deploy/check-manifests.sh validates the Kubernetes manifest offline with kubectl; any kubectl
-# will do (another package may provide it), so Debian's is installed only when none is there.
-command -v kubectl >/dev/null || missing+=(kubernetes-client)
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,6 +1,9 @@
 // Store locations. A URL's password may appear in two places (userinfo and the password query
 // parameter, see libpq's connection URIs); both are cut out textually, so even a URL libpq
-// would reject is shown without its secret.
+// would reject is shown without its secret. The userinfo password is taken to run from the first
+// ':' after "://" to the last '@' of the whole URL, so a password holding '/', '?' or '@' (not
+// percent-encoded: libpq then rejects the URL, and the message would have shown it) is hidden
+// too; a URL with an '@' further on (in a query value) loses a little more than its password.
 #include "store/store_location.hpp"
 
 #include <algorithm>
@@ -45,9 +48,7 @@ std::string redact_location(const std::string& text) {
     if (!is_postgres_url(text)) return text;
     std::string url = text;
     std::size_t authority = url.find("://") + 3;
-    std::size_t end = url.find_first_of("/?", authority);
-    if (end == std::string::npos) end = url.size();
-    std::size_t at = url.rfind('@', end);
+    std::size_t at = url.rfind('@');
     if (at != std::string::npos && at >= authority) {
         std::size_t colon = url.find(':', authority);
         if (colon != std::string::npos && colon < at) url.replace(colon + 1, at - colon - 1, "***");

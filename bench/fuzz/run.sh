@@ -40,9 +40,11 @@ for target in "${targets[@]}"; do
   [ -f "$root/bench/fuzz/$target.dict" ] && dict=(-dict="$root/bench/fuzz/$target.dict")
   seeds=$(ls "$work/corpus" | wc -l)
   log=$build/logs/$target.log
+  started=$(date +%s)
   (cd "$work" && UBSAN_OPTIONS=print_stacktrace=1 "$exe" -jobs=1 -max_total_time="$seconds" -max_len=65536 \
      -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/findings/" "${dict[@]}" \
      "$work/corpus" > /dev/null 2>&1) || true
+  elapsed=$(($(date +%s) - started))
   cp "$work/fuzz-0.log" "$log"
   findings=0
   for finding in "$work"/findings/*; do
@@ -57,8 +59,8 @@ for target in "${targets[@]}"; do
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$done_line")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$done_line")
-  printf '%s: %s s, %s executions, %s exec/s, cov %s, ft %s, corpus %s -> %s, peak %s MB, findings %s\n' \
-    "$target" "$seconds" "$(stat number_of_executed_units)" "$(stat average_exec_per_sec)" "$cov" "$ft" \
+  printf '%s: %s s (of %s), %s executions, %s exec/s, cov %s, ft %s, corpus %s -> %s, peak %s MB, findings %s\n' \
+    "$target" "$elapsed" "$seconds" "$(stat number_of_executed_units)" "$(stat average_exec_per_sec)" "$cov" "$ft" \
     "$seeds" "$corp" "$(stat peak_rss_mb)" "$findings"
   rm -rf "$work"
 done

@@ -181,7 +181,7 @@ int run(TuneArguments& arguments) {
     print_cautions(summary, setup.spec);
     if (!options.output.empty()) {
         const std::filesystem::path& cache = runner.paths().cache;
-        std::filesystem::path audit = arguments.audit.empty() ? default_audit_path(cache) : arguments.audit;
+        std::filesystem::path audit = arguments.audit.empty() ? default_audit_path(cache) : std::filesystem::path(arguments.audit);
         ArtifactManifest written = copy_output(summary, setup, options.output,
                                                study_store_location(options, setup.spec.name, runner.paths()), audit);
         append_audit_entry(AuditTarget{arguments.audit, command_argv()}, cache,

@@ -47,13 +47,13 @@ bool is_postgres_url(const std::string& text) {
 std::string redact_location(const std::string& text) {
     if (!is_postgres_url(text)) return text;
     std::string url = text;
+    redact_query(url);  // first: the userinfo cut below may swallow the '?' of the query
     std::size_t authority = url.find("://") + 3;
     std::size_t at = url.rfind('@');
     if (at != std::string::npos && at >= authority) {
         std::size_t colon = url.find(':', authority);
         if (colon != std::string::npos && colon < at) url.replace(colon + 1, at - colon - 1, "***");
     }
-    redact_query(url);
     return url;
 }
 

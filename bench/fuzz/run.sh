@@ -54,8 +54,8 @@ for target in "${targets[@]}"; do
     echo "finding kept: bench/fuzz/corpus/$target/$name ($(basename "$finding" | cut -d- -f1))"
     findings=$((findings + 1))
   done
-  stat() { grep -m1 "^stat::$1:" "$log" | awk '{print $2}'; }
-  done_line=$(grep -E '^#[0-9]+[[:space:]]+(DONE|NEW|REDUCE|pulse|INITED)' "$log" | tail -n 1)
+  stat() { grep -m1 "^stat::$1:" "$log" | awk '{print $2}' || true; }
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+(DONE|NEW|REDUCE|pulse|INITED)' "$log" | tail -n 1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$done_line")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$done_line")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$done_line")

@@ -71,6 +71,12 @@ TEST(FuzzFindings, AUrlPasswordWithSlashQuestionMarkOrAtIsHidden) {
     EXPECT_EQ(redact_location("postgres://u:a@b@h:5432/d"), "postgres://u:***@h:5432/d");
     EXPECT_EQ(redact_location("postgresql://u:pw@h:5/d"), "postgresql://u:***@h:5/d");
     EXPECT_EQ(redact_location("postgresql://u@h:5432/d"), "postgresql://u@h:5432/d");
+    // finding-store_location-9e6c26a7eeab and -9ab019419610: each cut, done first, removed the
+    // other's delimiter ('?' of the query, '@' of the userinfo); both are now found on the
+    // original text and hidden together.
+    EXPECT_EQ(redact_location("postgres://a:x?y=1&password=p@h/d"), "postgres://a:***");  // errs on hiding
+    EXPECT_EQ(redact_location("postgres://u:SECRET?c?p=r&password=wx@pg@loc"), "postgres://u:***");
+    EXPECT_EQ(redact_location("postgres://u:p?q@h/db?password=S"), "postgres://u:***@h/db?password=***");
 }
 
 TEST(FuzzFindings, TheNegationHintEscapesTheKnobName) {

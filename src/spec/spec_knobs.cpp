@@ -86,7 +86,7 @@ void read_application(Knob& knob, const TomlSection& section) {
         bool has_value = false;
         for (const auto& use : find_placeholders(*argv)) {
             if (use.name != "value")
-                section.fail("argv", "unknown placeholder " + quoted_excerpt("{" + use.name + "}") + " in " + quoted_excerpt(*argv) + " (valid: {value})");
+                section.fail("argv", "unknown placeholder {" + use.name + "} in " + quoted_excerpt(*argv) + " (valid: {value})");
             has_value = true;
         }
         if (!has_value && knob.type != KnobType::Bool)

@@ -40,7 +40,7 @@ void scan_item(Scan& scan, const std::string& item, Where where) {
     for (const auto& use : find_placeholders(item)) {
         const auto& known = spec_placeholder_names();
         if (std::find(known.begin(), known.end(), use.name) == known.end()) {
-            std::string message = "unknown placeholder " + quoted_excerpt("{" + use.name + "}") + " in " + quoted_excerpt(item) + " (valid: " +
+            std::string message = "unknown placeholder {" + use.name + "} in " + quoted_excerpt(item) + " (valid: " +
                                   placeholder_list() + ")";
             std::string suggestion = closest_name(use.name, known);
             if (!suggestion.empty()) message += "; did you mean {" + suggestion + "}?";

@@ -5,9 +5,11 @@ packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
           libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev libpq-dev postgresql
           libjs-chart.js libcpp-httplib-dev pkg-config
           chromium     # the HTML report's browser test (skipped without it)
-          python3-optuna  # bench/optuna_peer.py, the TPE peer of the strategies
+          python3-optuna   # bench/optuna_peer.py, the TPE peer of the strategies
+          python3-yaml     # deploy/check-manifests.sh
           slurm-wlm munge)  # the Slurm job array of workers test (a throwaway single-node cluster)
-# The Kubernetes manifest check needs kubectl; another package provides it on some machines.
+# deploy/check-manifests.sh validates the Kubernetes manifest offline with kubectl; any kubectl
+# will do (another package may provide it), so Debian's is installed only when none is there.
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,6 @@
-// `routetune promote STORE [--route R] --lock FILE`: the regression set and a fresh A/B on the
-// study's winner (or R), and the lock only when both pass. Exit 0 promoted, 1 refused (every
-// failure named), 2 bad input.
+// `routetune promote STORE|--store URL [--study NAME] [--route R] --lock FILE`: the regression
+// set and a fresh A/B on the study's winner (or R), and the lock only when both pass. Exit 0
+// promoted, 1 refused (every failure named), 2 bad input.
 #include <iostream>
 #include <memory>
 
@@ -11,6 +11,7 @@
 #include "govern/governed_setup.hpp"
 #include "govern/promotion.hpp"
 #include "govern/regression_run.hpp"
+#include "routetune/error.hpp"
 
 namespace routetune::cli {
 
@@ -19,6 +20,7 @@ namespace {
 struct PromoteArguments {
     PromoteRequest request;
     std::string store;
+    StoreArguments where;
     std::string route;
     std::string lock;
     std::string audit;
@@ -28,7 +30,9 @@ struct PromoteArguments {
 
 int run(PromoteArguments& a, bool has_route) {
     PromoteRequest& request = a.request;
-    request.store = a.store;
+    if (a.store.empty() == a.where.store.empty())
+        throw UsageError("promote: name the study's store once: STORE (an SQLite file) or --store URL|PATH");
+    request.store = StoreLocation(a.store.empty() ? a.where.store : a.store, a.where.study);
     if (has_route) request.route = a.route;
     request.lock = a.lock;
     request.review_after_days = parse_days(a.review_after, "--review-after");
@@ -62,7 +66,8 @@ int run(PromoteArguments& a, bool has_route) {
 void add_promote_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<PromoteArguments>();
     CLI::App* c = app.add_subcommand("promote", "Put a tuned route through the regression set and a fresh A/B; write a lock if it passes");
-    c->add_option("store", a->store, "the study store (.sqlite)")->required();
+    c->add_option("store", a->store, "the study store (.sqlite), or --store");
+    add_store_options(*c, a->where);
     auto* route = c->add_option("--route", a->route, "a route the study evaluated as ok (default: its confirmed winner)");
     c->add_option("--lock", a->lock, "the lock file to write (e.g. routetune.lock.json)");
     c->add_option("--owner", a->request.owner, "who answers for the route (default: $USER)");

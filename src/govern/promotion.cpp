@@ -22,6 +22,9 @@ namespace fs = std::filesystem;
 namespace {
 
 struct StudyEvidence {
+    std::string where;      ///< the store for messages and records (a URL without its password)
+    fs::path anchor;        ///< SQLite: the store file; PostgreSQL: the file a local study would use
+    std::string store_sha;  ///< SQLite: the file's sha256; PostgreSQL: "" (no file to hash)
     StudyHeader header;
     std::string outcome;
     Route route;
@@ -30,12 +33,21 @@ struct StudyEvidence {
 };
 
 StudyEvidence read_evidence(const PromoteRequest& request) {
-    if (!fs::is_regular_file(request.store))
-        throw UsageError(request.store.string() + ": no study store here (run `routetune tune` first)");
-    auto store = StudyStore::open_read_only(request.store);
     StudyEvidence evidence;
+    evidence.where = request.store.redacted();
+    bool database = request.store.is_postgres();
+    if (!database && !fs::is_regular_file(request.store.text))
+        throw UsageError(evidence.where + ": no study store here (run `routetune tune` first)");
+    auto store = StudyStore::open_read_only(request.store);
     auto header = store->read_header();
-    if (!header) throw UsageError(request.store.string() + ": the store holds no study header");
+    if (!header) throw UsageError(evidence.where + ": the store holds no study header");
+    if (database) {
+        evidence.where += " (study " + header->name + ")";
+        evidence.anchor = make_study_paths(fs::path(header->spec_path).parent_path(), header->name).cache;
+    } else {
+        evidence.anchor = request.store.text;
+        evidence.store_sha = sha256_file(evidence.anchor).value_or("");
+    }
     evidence.header = *header;
     auto outcome = store->read_outcome();
     evidence.outcome = outcome ? std::string(to_string(outcome->outcome)) : "unfinished";
@@ -44,16 +56,16 @@ StudyEvidence read_evidence(const PromoteRequest& request) {
     } else if (outcome && outcome->winner) {
         evidence.route = *outcome->winner;
     } else {
-        throw UsageError(request.store.string() + ": the study has no confirmed winner (outcome " + evidence.outcome +
+        throw UsageError(evidence.where + ": the study has no confirmed winner (outcome " + evidence.outcome +
                          "); give --route with a route it evaluated as ok");
     }
     if (evidence.route.empty()) throw UsageError("--route '': the default route is what a build uses without a lock");
     auto found = store->find(evidence.route.hash());
     if (!found)
-        throw UsageError(request.store.string() + ": the study never evaluated the route '" + evidence.route.to_string() +
+        throw UsageError(evidence.where + ": the study never evaluated the route '" + evidence.route.to_string() +
                          "'; promote takes the winner or a route the study evaluated as ok");
     if (found->status != Status::Ok)
-        throw UsageError(request.store.string() + ": the study evaluated '" + evidence.route.to_string() + "' as " +
+        throw UsageError(evidence.where + ": the study evaluated '" + evidence.route.to_string() + "' as " +
                          std::string(to_string(found->status)) + ", not ok; it cannot be promoted");
     evidence.route_id = found->id;
     if (auto fresh_default = store->find(Route{}.hash())) evidence.default_id = fresh_default->id;
@@ -104,8 +116,8 @@ Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const 
     lock.artifact_bytes = run.route_build.artifact_bytes;
     LockEvidence& e = lock.evidence;
     e.study = evidence.header.name;
-    e.store = path_for_lock(request.store, request.lock);
-    e.store_sha256 = sha256_file(request.store).value_or("");
+    e.store = request.store.is_postgres() ? request.store.redacted() : path_for_lock(evidence.anchor, request.lock);
+    e.store_sha256 = evidence.store_sha;
     e.default_evaluation_id = evidence.default_id;
     e.route_evaluation_id = evidence.route_id;
     e.study_outcome = evidence.outcome;
@@ -138,17 +150,16 @@ fs::path keep_artifact(const fs::path& store, const RegressionOutcome& run) {
 }  // namespace
 
 PromoteResult promote(const PromoteRequest& request) {
-    if (request.lock.empty()) throw UsageError("promote " + request.store.string() + ": --lock FILE is required (where the lock is written)");
+    if (request.lock.empty()) throw UsageError("promote " + request.store.redacted() + ": --lock FILE is required (where the lock is written)");
     StudyEvidence evidence = read_evidence(request);
     GovernedSetup setup = governed_setup(evidence.header.spec_path);
     if (setup.spec.sha256 != evidence.header.spec_sha256)
-        throw UsageError(setup.spec.file.string() + ": the spec changed since the study in " + request.store.string() +
+        throw UsageError(setup.spec.file.string() + ": the spec changed since the study in " + evidence.where +
                          " (sha256 " + evidence.header.spec_sha256.substr(0, 12) + " then, " +
                          setup.spec.sha256.substr(0, 12) + " now); tune again before promoting");
     validate_route(evidence.route, setup.catalog);
-    std::string store_sha = sha256_file(request.store).value_or("");
-    nlohmann::json consulted{{"store", request.store.string()},
-                             {"store_sha256", store_sha},
+    nlohmann::json consulted{{"store", evidence.where},
+                             {"store_sha256", evidence.store_sha},
                              {"evaluation_ids", {evidence.default_id, evidence.route_id}},
                              {"study_outcome", evidence.outcome}};
     AuditEntry proposed = make_audit_entry("promote-proposed", request.lock.string(), request.audit.command);
@@ -158,7 +169,7 @@ PromoteResult promote(const PromoteRequest& request) {
     append_audit_entry(request.audit, request.lock, proposed);
 
     RegressionRun check(setup.spec, *setup.adapter, setup.catalog,
-                        governance_paths(make_study_paths({}, "", request.store).root, "promote"));
+                        governance_paths(make_study_paths({}, "", evidence.anchor).root, "promote"));
     RegressionOutcome run = check.run(evidence.route, RegressionOptions{});
     PromoteResult result;
     result.route = evidence.route.to_string();
@@ -175,9 +186,9 @@ PromoteResult promote(const PromoteRequest& request) {
         append_audit_entry(request.audit, request.lock, done);
         return result;
     }
-    result.lock = make_lock(request, setup, evidence, run, keep_artifact(request.store, run));
+    result.lock = make_lock(request, setup, evidence, run, keep_artifact(evidence.anchor, run));
     write_lock(request.lock, result.lock);
-    register_lock(request.store, request.lock);
+    register_lock(evidence.anchor, request.lock);
     result.promoted = true;
     done.evidence["lock_sha256"] = sha256_file(request.lock).value_or("");
     done.evidence["speedup"] = {run.confirmation->speedup, run.confirmation->ci_low, run.confirmation->ci_high};

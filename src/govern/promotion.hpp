@@ -1,7 +1,9 @@
 // Promotion: from a study's evidence to a lock. The route (the study's confirmed winner, or one
 // the study evaluated as ok) and the default are built afresh and put through the regression
 // set and an interleaved A/B (RegressionRun); only when every case passes and the gain is
-// confirmed is the lock written, atomically, and registered beside the store.
+// confirmed is the lock written, atomically, and registered beside the store. A study in
+// PostgreSQL is read the same way; its local files (the fresh builds, the locked artifact and
+// the lock registry) go where a local study of that name would keep them, beside the spec.
 #pragma once
 
 #include <filesystem>
@@ -11,12 +13,13 @@
 
 #include "govern/audit_log.hpp"
 #include "govern/lock.hpp"
+#include "store/store_location.hpp"
 
 namespace routetune {
 
 /// What promote was asked.
 struct PromoteRequest {
-    std::filesystem::path store;
+    StoreLocation store;               ///< an SQLite file, or a postgresql:// URL and study name
     std::optional<std::string> route;  ///< absent: the study's confirmed winner
     std::filesystem::path lock;
     std::string owner;                 ///< empty: the current user

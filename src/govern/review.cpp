@@ -9,6 +9,7 @@
 #include "eval/fingerprint.hpp"
 #include "govern/governed_setup.hpp"
 #include "routetune/error.hpp"
+#include "store/store_location.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 
@@ -48,6 +49,9 @@ void judge_gain(const Lock& lock, const RegressionOutcome& run, ReviewResult& re
 
 ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarget& audit) {
     Lock lock = read_lock(lock_file);
+    if (is_postgres_url(lock.evidence.store))
+        throw UsageError(lock_file.string() + ": its evidence is a study in PostgreSQL (" + lock.evidence.store +
+                         "); review reads SQLite study stores only");
     fs::path store = path_from_lock(lock.evidence.store, lock_file);
     if (!fs::is_regular_file(store))
         throw UsageError(lock_file.string() + ": the study store it names is gone (" + store.string() +

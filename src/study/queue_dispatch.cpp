@@ -1,9 +1,12 @@
 // Queue dispatch. The collector polls every 100 ms: it re-queues expired leases (so a dead
 // worker's candidate comes back even when no other worker is polling), then reads the
-// evaluations recorded since the last poll and fulfils the futures of those routes. A route
-// submitted again (a resumed coordinator re-proposing what is still queued) is not queued
-// twice: enqueue ignores a route that is queued, running or recorded; the first poll reads the
-// study's whole history, and a route recorded before its submit is answered from what was seen.
+// recorded evaluations of the routes it waits for and fulfils their futures. It asks by route,
+// not "ids above the last seen": an evaluation's id is drawn when its insert starts, so a
+// commit that took longer becomes visible after one with a higher id, and a poll by id lost it
+// (the coordinator then waited forever). A route submitted again (a resumed coordinator
+// re-proposing what is still queued) is not queued twice: enqueue ignores a route that is
+// queued, running or recorded; the first poll reads the study's whole history, and a route
+// recorded before its submit is answered from what was seen.
 #include "study/queue_dispatch.hpp"
 
 #include <chrono>
@@ -14,14 +17,12 @@
 
 namespace routetune {
 
-QueueDispatch::QueueDispatch(const StudySetup& setup, const StoreLocation& where, std::int64_t after_id,
-                             int local_jobs, double lease_s)
+QueueDispatch::QueueDispatch(const StudySetup& setup, const StoreLocation& where, int local_jobs, double lease_s)
     : setup_(setup),
       where_(where),
       queue_(where.text, default_worker_id() + "-coordinator", this_host()),
       local_jobs_(local_jobs),
-      lease_s_(lease_s),
-      last_id_(after_id) {
+      lease_s_(lease_s) {
     queue_.attach(where.study);
     queue_.set_closed(false);
     collector_ = std::thread([this] { collect(); });
@@ -87,27 +88,38 @@ void QueueDispatch::collect() {
     while (!stop_) {
         try {
             queue_.reclaim_expired();
-            // The first poll reads the whole history: a route recorded while this coordinator
-            // was away is answered from it.
-            std::vector<Evaluation> finished = queue_.finished_after(first ? 0 : last_id_);
-            first = false;
-            std::lock_guard lock(mutex_);
-            for (Evaluation& e : finished) {
-                last_id_ = std::max(last_id_, e.id);
-                auto waiting = waiting_.find(e.route.hash());
-                if (waiting == waiting_.end()) {
-                    seen_.emplace(e.route.hash(), std::move(e));
-                    continue;
+            std::vector<Evaluation> finished;
+            if (first) {
+                finished = queue_.finished_after(0);
+            } else {
+                std::vector<std::string> hashes;
+                {
+                    std::lock_guard lock(mutex_);
+                    for (const auto& [hash, promise] : waiting_) hashes.push_back(hash);
                 }
-                BuiltCandidate built;
-                built.evaluation = std::move(e);
-                waiting->second.set_value(std::move(built));
-                waiting_.erase(waiting);
+                finished = queue_.finished_routes(hashes);
             }
+            first = false;
+            answer(finished);
         } catch (const std::exception& error) {
             std::cerr << "routetune: collecting results failed (retrying): " << error.what() << "\n";
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+}
+
+void QueueDispatch::answer(std::vector<Evaluation>& finished) {
+    std::lock_guard lock(mutex_);
+    for (Evaluation& e : finished) {
+        auto waiting = waiting_.find(e.route.hash());
+        if (waiting == waiting_.end()) {
+            seen_.emplace(e.route.hash(), std::move(e));
+            continue;
+        }
+        BuiltCandidate built;
+        built.evaluation = std::move(e);
+        waiting->second.set_value(std::move(built));
+        waiting_.erase(waiting);
     }
 }
 

@@ -23,10 +23,9 @@ struct StudySetup;
 class QueueDispatch {
 public:
     /// Binds to the study at where (its header written), reopens its queue, and starts
-    /// collecting evaluations recorded after after_id; local_jobs: threads of an in-process
-    /// worker, started by publish_baseline (0: workers elsewhere only).
-    QueueDispatch(const StudySetup& setup, const StoreLocation& where, std::int64_t after_id, int local_jobs,
-                  double lease_s);
+    /// collecting evaluations (the study's whole history first); local_jobs: threads of an
+    /// in-process worker, started by publish_baseline (0: workers elsewhere only).
+    QueueDispatch(const StudySetup& setup, const StoreLocation& where, int local_jobs, double lease_s);
     /// Stops the collector and the in-process worker (their claims expire and are re-queued).
     ~QueueDispatch();
 
@@ -40,13 +39,14 @@ public:
 
 private:
     void collect();
+    /// Fulfils the futures of finished's routes; keeps the rest for a later submit.
+    void answer(std::vector<Evaluation>& finished);
 
     const StudySetup& setup_;
     StoreLocation where_;
     WorkQueue queue_;
     int local_jobs_;
     double lease_s_;
-    std::int64_t last_id_;
     std::mutex mutex_;
     std::map<std::string, std::promise<BuiltCandidate>> waiting_;  ///< by route hash
     std::map<std::string, Evaluation> seen_;  ///< recorded before anyone waited for them

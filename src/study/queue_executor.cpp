@@ -12,8 +12,8 @@
 namespace routetune {
 
 QueueExecutor::QueueExecutor(const Evaluator& evaluator, const StudySetup& setup, const StoreLocation& where,
-                             std::int64_t after_id, int local_jobs, double lease_s)
-    : local_(evaluator), dispatch_(setup, where, after_id, local_jobs, lease_s) {}
+                             int local_jobs, double lease_s)
+    : local_(evaluator), dispatch_(setup, where, local_jobs, lease_s) {}
 
 JobId QueueExecutor::start_build(const Route& route, const std::string& phase) {
     if (route.empty()) {

@@ -20,9 +20,9 @@ namespace routetune {
 class QueueExecutor : public EvaluationExecutor {
 public:
     /// Over evaluator (the default's) and a QueueDispatch of setup's study at where (see
-    /// QueueDispatch for after_id, local_jobs and lease_s).
-    QueueExecutor(const Evaluator& evaluator, const StudySetup& setup, const StoreLocation& where,
-                  std::int64_t after_id, int local_jobs, double lease_s);
+    /// QueueDispatch for local_jobs and lease_s).
+    QueueExecutor(const Evaluator& evaluator, const StudySetup& setup, const StoreLocation& where, int local_jobs,
+                  double lease_s);
 
     /// The default's build runs here; any other route is queued.
     JobId start_build(const Route& route, const std::string& phase) override;

@@ -86,9 +86,7 @@ StudySummary StudyRunner::run() {
     std::unique_ptr<EvaluationExecutor> executor;
     queue_ = nullptr;
     if (where_.is_postgres()) {
-        std::int64_t last = 0;
-        for (const auto& e : ledger.evaluations()) last = std::max(last, e.id);
-        auto queue = std::make_unique<QueueExecutor>(evaluator, setup_, where_, last, options_.jobs, options_.lease_s);
+        auto queue = std::make_unique<QueueExecutor>(evaluator, setup_, where_, options_.jobs, options_.lease_s);
         queue_ = queue.get();
         executor = std::move(queue);
     } else {

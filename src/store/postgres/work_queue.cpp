@@ -2,6 +2,9 @@
 // lease expires, or abandoned after kMaxAttempts expired leases. Claiming is one UPDATE over a
 // sub-select with FOR UPDATE SKIP LOCKED, so concurrent claimers never wait for each other and
 // never get the same row; each claim draws a new attempt id from a sequence (the fencing token).
+// The sub-select is a MATERIALIZED CTE: inlined, the planner may rescan it per joined row, and
+// each rescan skips the row just locked and takes the next, so one claim took several
+// candidates that nobody evaluated until their leases expired.
 // A lease is a deadline in the server's clock (no clock of a worker machine is trusted);
 // renewal only extends a lease that is still valid and still held by that attempt id. The
 // commit locks the candidate row, checks that it is running under the committing attempt id
@@ -25,6 +28,13 @@ namespace {
 std::string id_array(const std::vector<std::int64_t>& ids) {
     std::string text = "{";
     for (std::size_t i = 0; i < ids.size(); ++i) text += (i ? "," : "") + std::to_string(ids[i]);
+    return text + "}";
+}
+
+// Route hashes are hex digits: no quoting is needed inside the array literal.
+std::string hash_array(const std::vector<std::string>& hashes) {
+    std::string text = "{";
+    for (std::size_t i = 0; i < hashes.size(); ++i) text += (i ? "," : "") + hashes[i];
     return text + "}";
 }
 
@@ -66,9 +76,10 @@ std::size_t WorkQueue::reclaim_expired() {
     std::lock_guard lock(mutex_);
     PgTransaction transaction(db_);
     PgResult changed = db_.exec(
+        "WITH e AS MATERIALIZED (SELECT route_hash FROM candidate WHERE study_id = $1 AND state = 'running' "
+        "AND lease_until < now() FOR UPDATE SKIP LOCKED) "
         "UPDATE candidate c SET state = CASE WHEN c.attempts >= $2 THEN 'abandoned' ELSE 'queued' END, "
-        "lease_until = NULL FROM (SELECT route_hash FROM candidate WHERE study_id = $1 AND state = 'running' "
-        "AND lease_until < now() FOR UPDATE SKIP LOCKED) e WHERE c.study_id = $1 AND c.route_hash = e.route_hash "
+        "lease_until = NULL FROM e WHERE c.study_id = $1 AND c.route_hash = e.route_hash "
         "RETURNING c.route_hash, c.route, c.phase, c.state, c.attempt_id, c.worker, c.host, c.attempts",
         {pg_int(study()), pg_int(kMaxAttempts)});
     for (int i = 0; i < changed.rows(); ++i) {
@@ -96,10 +107,11 @@ std::size_t WorkQueue::reclaim_expired() {
 std::optional<Claim> WorkQueue::claim(double lease_s) {
     std::lock_guard lock(mutex_);
     PgResult r = db_.exec(
+        "WITH n AS MATERIALIZED (SELECT route_hash FROM candidate WHERE study_id = $1 AND state = 'queued' "
+        "ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED) "
         "UPDATE candidate c SET state = 'running', attempts = c.attempts + 1, attempt_id = nextval('attempt_id_seq'), "
         "worker = $2, host = $3, lease_until = now() + make_interval(secs => $4), claimed_at = now() "
-        "FROM (SELECT route_hash FROM candidate WHERE study_id = $1 AND state = 'queued' ORDER BY seq LIMIT 1 "
-        "FOR UPDATE SKIP LOCKED) n WHERE c.study_id = $1 AND c.route_hash = n.route_hash "
+        "FROM n WHERE c.study_id = $1 AND c.route_hash = n.route_hash "
         "RETURNING c.route, c.route_hash, c.phase, c.attempts, c.attempt_id",
         {pg_int(study()), worker_, host_, pg_real(lease_s)});
     if (r.rows() == 0) return std::nullopt;
@@ -156,6 +168,13 @@ bool WorkQueue::commit(const Claim& claim, Evaluation evaluation) {
 std::vector<Evaluation> WorkQueue::finished_after(std::int64_t after) {
     std::lock_guard lock(mutex_);
     return select_pg_evaluations(db_, study(), "id > $2 AND status <> 'pending'", {pg_int(after)}, CaseRows::Load);
+}
+
+std::vector<Evaluation> WorkQueue::finished_routes(const std::vector<std::string>& route_hashes) {
+    if (route_hashes.empty()) return {};
+    std::lock_guard lock(mutex_);
+    return select_pg_evaluations(db_, study(), "route_hash = ANY($2::text[]) AND status <> 'pending'",
+                                 {hash_array(route_hashes)}, CaseRows::Load);
 }
 
 QueueCounts WorkQueue::counts() {

@@ -76,8 +76,11 @@ public:
     /// otherwise records nothing, logs a refused_write event and returns false.
     bool commit(const Claim& claim, Evaluation evaluation);
 
-    /// Finished evaluations with id > after, in id order (the coordinator's collection).
+    /// Finished evaluations with id > after, in id order (a resumed coordinator's history).
     std::vector<Evaluation> finished_after(std::int64_t after);
+    /// Finished evaluations of the routes with these hashes (the coordinator's collection: ids
+    /// are drawn at insert, so commits become visible out of id order and cannot be polled by id).
+    std::vector<Evaluation> finished_routes(const std::vector<std::string>& route_hashes);
     /// Counts by state.
     QueueCounts counts();
     /// Opens or closes the queue (closed: the coordinator queues no more; idle workers exit).

@@ -1,10 +1,12 @@
 // libFuzzer target: route expressions over a small fixed catalog (bool, enum and int knobs).
-// Bad input must be a UsageError; a parsed expression must count its candidates.
+// Bad input must be a UsageError with a bounded, clean message (fuzz_checks.hpp); a parsed
+// expression must count its candidates.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "routetune/catalog.hpp"
+#include "fuzz_checks.hpp"
 #include "routetune/error.hpp"
 #include "routetune/expression.hpp"
 
@@ -45,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         routetune::Expression expression = routetune::parse_expression(text, catalog, {});
         routetune::count_candidates(expression, routetune::ExpansionMode::Full);
-    } catch (const routetune::UsageError&) {
+    } catch (const routetune::UsageError& error) {
+        routetune::fuzz::check_message(error.what());
     }
     return 0;
 }

@@ -1,6 +1,5 @@
 #include "cli/cli_support.hpp"
 
-#include <cctype>
 #include <unistd.h>
 
 #include "study/study_setup.hpp"
@@ -14,40 +13,6 @@ namespace {
 std::vector<std::string> g_argv;
 
 }  // namespace
-
-double parse_duration(const std::string& text, const std::string& option) {
-    auto bad = [&]() {
-        return UsageError(option + ": '" + text + "' is not a duration (valid: 90, 90s, 5m, 1h30m, 2h)");
-    };
-    double total = 0;
-    std::size_t i = 0;
-    bool any = false;
-    while (i < text.size()) {
-        std::size_t start = i;
-        while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-        if (start == i) throw bad();
-        double number = 0;
-        try {
-            number = std::stod(text.substr(start, i - start));
-        } catch (const std::exception&) {
-            throw bad();
-        }
-        double unit = 1;
-        if (i < text.size()) {
-            char suffix = text[i++];
-            if (suffix == 's') unit = 1;
-            else if (suffix == 'm') unit = 60;
-            else if (suffix == 'h') unit = 3600;
-            else throw bad();
-        } else if (any) {
-            throw bad();
-        }
-        total += number * unit;
-        any = true;
-    }
-    if (!any || total <= 0) throw bad();
-    return total;
-}
 
 void remember_command_line(int argc, char** argv) { g_argv.assign(argv, argv + argc); }
 

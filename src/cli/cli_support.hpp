@@ -1,5 +1,5 @@
-// Small pieces the subcommands share: reading the spec a command names, durations, and the
-// command line as recorded in a study.
+// Small pieces the subcommands share: reading the spec a command names, the store options, and
+// the command line as recorded in a study (durations: spec/value_ranges.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,10 +10,6 @@
 #include "routetune/spec.hpp"
 
 namespace routetune::cli {
-
-/// Seconds from "90", "90s", "5m", "1h30m", "2h"; throws UsageError naming the option and
-/// the valid forms.
-double parse_duration(const std::string& text, const std::string& option);
 
 /// The argv of this process joined with spaces (for the study header).
 std::string joined_command_line();

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/cli_support.hpp"
+#include "spec/value_ranges.hpp"
 #include "cli/commands.hpp"
 #include "govern/garbage_collector.hpp"
 #include "govern/governed_setup.hpp"
@@ -26,7 +27,7 @@ int run(const GcArguments& a) {
     if (!a.older_than.empty()) {
         char unit = a.older_than.back();
         options.older_than_s = unit == 'd' || unit == 'w' ? parse_days(a.older_than, "--older-than") * 86400.0
-                                                         : parse_duration(a.older_than, "--older-than");
+                                                         : parse_duration(a.older_than, "--older-than", ranges::older_than_s);
     }
     options.logs = a.logs;
     options.audit = AuditTarget{a.audit, command_argv()};

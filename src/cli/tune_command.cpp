@@ -2,7 +2,7 @@
 // prepares the study (catalog, expression, strategy), and either prints the candidates
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
 // --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
-// log beside the store records that the study started and how it ended.
+// log beside the store records that the study started, how it ended, and each artifact written.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +10,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/tune_dry_run.hpp"
+#include "govern/artifact_evidence.hpp"
 #include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
 #include "study/study_notes.hpp"
@@ -60,11 +61,7 @@ void audit_tune(const TuneArguments& arguments, const StudyRunner& runner, const
 // Every number of the command line is checked against the range its spec twin has.
 void apply_numbers(TuneArguments& a) {
     TuneOptions& o = a.options;
-    if (a.time_limit) {
-        o.time_limit_s = parse_duration(*a.time_limit, "--time-limit");
-        if (!in_range(*o.time_limit_s, ranges::time_limit_s))
-            throw UsageError("--time-limit: " + *a.time_limit + " is not valid (expected " + describe(ranges::time_limit_s) + " s)");
-    }
+    if (a.time_limit) o.time_limit_s = parse_duration(*a.time_limit, "--time-limit", ranges::time_limit_s);
     if (a.max_routes) o.max_routes = parse_integer_option(*a.max_routes, ranges::max_routes, "--max-routes");
     if (a.mixed_max_knobs)
         o.mixed_max_knobs = static_cast<int>(parse_integer_option(*a.mixed_max_knobs, ranges::mixed_max_knobs, "--mixed-max-knobs"));
@@ -90,9 +87,12 @@ ProgressCounters counters_of(const StudyProgress& p) {
     return c;
 }
 
-void copy_output(const StudySummary& summary, const StudySetup& setup, const std::filesystem::path& output) {
+ArtifactManifest copy_output(const StudySummary& summary, const StudySetup& setup, const std::filesystem::path& output,
+                             const StoreLocation& store, const std::filesystem::path& audit) {
     ManifestInfo info;
     info.study = summary.study;
+    info.store = store.is_postgres() ? store.redacted() : std::filesystem::absolute(store.text).lexically_normal().string();
+    info.audit = std::filesystem::absolute(audit).lexically_normal().string();
     info.fingerprint = summary.fingerprint;
     info.outcome = summary.outcome;
     info.spec_path = summary.spec_path;
@@ -110,8 +110,9 @@ void copy_output(const StudySummary& summary, const StudySetup& setup, const std
         throw RuntimeFailure("--output: the chosen route's artifact is no longer at '" + artifact.string() +
                              "'; rebuild it with `routetune build " + setup.spec.file.string() + " --route ... --output`");
     }
-    write_output(artifact, output, info);
+    ArtifactManifest written = write_output(artifact, output, info);
     std::cerr << "routetune: wrote " << output.string() << " and " << manifest_path(output).string() << "\n";
+    return written;
 }
 
 // What the final table cannot say by itself: a default too noisy to decide against, and a
@@ -144,7 +145,7 @@ int run(TuneArguments& arguments) {
     if (is_postgres_url(arguments.store.store)) options.store = arguments.store.store;
     else if (!arguments.store.store.empty()) options.cache = arguments.store.store;
     options.study = arguments.store.study;
-    options.lease_s = parse_duration(arguments.lease, "--lease");
+    options.lease_s = parse_duration(arguments.lease, "--lease", ranges::lease_s);
     apply_numbers(arguments);
     if (!options.output.empty()) check_artifact_output(options.output);
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
@@ -178,7 +179,14 @@ int run(TuneArguments& arguments) {
     record_study_notes(*StudyStore::open(study_store_location(options, setup.spec.name, runner.paths())), summary, setup.spec.accuracy.metric);
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
     print_cautions(summary, setup.spec);
-    if (!options.output.empty()) copy_output(summary, setup, options.output);
+    if (!options.output.empty()) {
+        const std::filesystem::path& cache = runner.paths().cache;
+        std::filesystem::path audit = arguments.audit.empty() ? default_audit_path(cache) : std::filesystem::path(arguments.audit);
+        ArtifactManifest written = copy_output(summary, setup, options.output,
+                                               study_store_location(options, setup.spec.name, runner.paths()), audit);
+        append_audit_entry(AuditTarget{arguments.audit, command_argv()}, cache,
+                           artifact_written_entry(written, options.output, cache.string(), command_argv()));
+    }
     return summary.outcome == Outcome::NoEligibleRoute ? 1 : 0;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/cli_support.hpp"
+#include "spec/value_ranges.hpp"
 #include "cli/commands.hpp"
 #include "routetune/error.hpp"
 #include "store/postgres/work_queue.hpp"
@@ -30,13 +31,14 @@ int run(const WorkerArguments& a) {
     if (!is_postgres_url(a.store.store))
         throw UsageError("--store: a worker needs a postgresql:// URL (an SQLite file has one writer), not '" +
                          redact_location(a.store.store) + "'");
-    if (a.jobs < 1) throw UsageError("--jobs must be at least 1");
+    if (!in_range(a.jobs, ranges::jobs))
+        throw UsageError("--jobs: " + std::to_string(a.jobs) + " is not valid (expected " + describe(ranges::jobs) + ")");
     InterruptGuard guard;
     Spec spec = load_spec(a.spec);
     WorkerOptions options;
     options.store = StoreLocation(a.store.store, a.store.study.empty() ? spec.name : a.store.study);
     options.jobs = a.jobs;
-    options.lease_s = parse_duration(a.lease, "--lease");
+    options.lease_s = parse_duration(a.lease, "--lease", ranges::lease_s);
     options.worker_id = a.worker_id.empty() ? default_worker_id() : a.worker_id;
     WorkQueue queue(options.store.text, options.worker_id, this_host());
     std::optional<JoinedStudy> study = join_study(queue, options, std::cerr);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "routetune/error.hpp"
+#include "util/excerpt.hpp"
 
 namespace routetune {
 
@@ -52,7 +53,7 @@ TrtexecCacheIteration read_iteration(const Json& j) {
     if (j.contains("gpu_time") && !j.at("gpu_time").is_null()) {
         const Json& time = j.at("gpu_time");
         if (!time.is_number() || !(time.get<double>() > 0) || !std::isfinite(time.get<double>()))
-            throw UsageError("\"gpu_time\" must be a positive number of milliseconds or null, got " + time.dump().substr(0, 40));
+            throw UsageError("\"gpu_time\" must be a positive number of milliseconds or null, got " + quoted_excerpt(time.dump(), 40));
         iteration.gpu_time_ms = time.get<double>();
     }
     return iteration;
@@ -132,12 +133,12 @@ TrtexecCache parse_trtexec_cache(std::string_view text, const std::string& sourc
             } else {
                 cache.iterations.push_back(read_iteration(j));
                 if (!routes.insert(cache.iterations.back().build_route).second)
-                    throw UsageError("route '" + cache.iterations.back().build_route.substr(0, 200) +
-                                     "' appears twice (each route is one iteration)");
+                    throw UsageError("route " + quoted_excerpt(cache.iterations.back().build_route, 200) +
+                                     " appears twice (each route is one iteration)");
             }
         } catch (const nlohmann::json::exception& e) {
             throw UsageError(source + ":" + std::to_string(number) + ": not a tuning cache " +
-                             (have_header ? "iteration" : "header") + " line: " + e.what());
+                             (have_header ? "iteration" : "header") + " line: " + unquoted_excerpt(e.what(), 300));
         } catch (const UsageError& e) {
             throw UsageError(source + ":" + std::to_string(number) + ": " + e.what());
         }

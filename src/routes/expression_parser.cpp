@@ -30,7 +30,7 @@ namespace {
 std::string negation_hint(std::string_view name) {
     if (name.rfind("-fno-", 0) != 0) return "";
     std::string positive = "-f" + std::string(name.substr(5));
-    return "; GCC knobs are named -f<name> and take on|off, so write " + positive + "=off (e.g. " +
+    return "; GCC knobs are named -f<name> and take on|off, so write " + unquoted_excerpt(positive + "=off") + " (e.g. " +
            "-funroll-loops=off means -fno-unroll-loops)";
 }
 

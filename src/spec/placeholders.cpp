@@ -3,6 +3,7 @@
 // braces is left as text. expand_argv replaces a whole-item placeholder by its list of values
 // and splices single values into larger items.
 #include "spec/placeholders.hpp"
+#include "util/excerpt.hpp"
 
 #include "routetune/error.hpp"
 
@@ -32,8 +33,8 @@ const std::string& single_value(const PlaceholderValues& values, const std::stri
     const auto& list = lookup(values, name);
     if (list.size() != 1) {
         throw UsageError("placeholder {" + name + "} stands for " + std::to_string(list.size()) +
-                         " argv items and must be an argv item of its own, not part of '" +
-                         std::string(item) + "'");
+                         " argv items and must be an argv item of its own, not part of " +
+                         quoted_excerpt(item));
     }
     return list.front();
 }

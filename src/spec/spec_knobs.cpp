@@ -7,6 +7,7 @@
 #include <set>
 
 #include "spec/placeholders.hpp"
+#include "util/excerpt.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
 
@@ -35,8 +36,8 @@ std::vector<std::string> read_values(const TomlSection& section) {
     std::set<std::string> seen;
     for (const auto& value : values) {
         if (value.empty() || value == "*" || value == "~" || value.find_first_of(" \t\r\n[]|") != std::string::npos)
-            section.fail("values", "'" + value + "' is not a valid value (non-empty; no whitespace, '[', ']', '|'; not * or ~)");
-        if (!seen.insert(value).second) section.fail("values", "duplicate value '" + value + "'");
+            section.fail("values", quoted_excerpt(value) + " is not a valid value (non-empty; no whitespace, '[', ']', '|'; not * or ~)");
+        if (!seen.insert(value).second) section.fail("values", "duplicate value " + quoted_excerpt(value));
     }
     return values;
 }
@@ -54,7 +55,7 @@ void read_bounds(Knob& knob, const TomlSection& section) {
             max = parse_int(text.substr(dots + 2));
         }
         if (dots == std::string::npos || !min || !max)
-            section.fail("range", "'" + *range + "' is not an integer range like \"[1..64]\"");
+            section.fail("range", quoted_excerpt(*range) + " is not an integer range like \"[1..64]\"");
     }
     if (min.has_value() != max.has_value())
         section.fail(min ? "min" : "max", "give both min and max (or range = \"[lo..hi]\")");
@@ -85,18 +86,18 @@ void read_application(Knob& knob, const TomlSection& section) {
         bool has_value = false;
         for (const auto& use : find_placeholders(*argv)) {
             if (use.name != "value")
-                section.fail("argv", "unknown placeholder {" + use.name + "} in '" + *argv + "' (valid: {value})");
+                section.fail("argv", "unknown placeholder {" + use.name + "} in " + quoted_excerpt(*argv) + " (valid: {value})");
             has_value = true;
         }
         if (!has_value && knob.type != KnobType::Bool)
-            section.fail("argv", "'" + *argv + "' must contain {value} for a" +
+            section.fail("argv", quoted_excerpt(*argv) + " must contain {value} for a" +
                                      (knob.type == KnobType::Int ? "n int" : "n enum") + " knob");
         knob.application.argv_template = *argv;
     }
     if (env) {
         bool valid = !env->empty() && !(env->front() >= '0' && env->front() <= '9');
         for (char c : *env) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-        if (!valid) section.fail("env", "'" + *env + "' is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
+        if (!valid) section.fail("env", quoted_excerpt(*env) + " is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
         knob.application.env_name = *env;
     }
 }
@@ -107,7 +108,7 @@ Knob read_knob(const TomlSection& section) {
     if (!section.has("name")) section.fail("", "'name' is required (e.g. name = \"-tile\")");
     knob.name = *section.string("name");
     if (!is_valid_knob_name(knob.name))
-        section.fail("name", "'" + knob.name + "' is not a knob name (it starts with '-' and has no '=', "
+        section.fail("name", quoted_excerpt(knob.name) + " is not a knob name (it starts with '-' and has no '=', "
                                                "whitespace, '[', ']' or '|')");
     bool has_bounds = section.has("min") || section.has("max") || section.has("range");
     if (auto type = section.choice("type", {"bool", "enum", "int"})) {
@@ -128,7 +129,7 @@ Knob read_knob(const TomlSection& section) {
     if (knob.type == KnobType::Int) read_bounds(knob, section);
     knob.default_value = read_default(section);
     if (!knob.default_value.empty() && !knob.allows(knob.default_value))
-        section.fail("default", "'" + knob.default_value + "' is not allowed (valid: " + knob.allowed_text() + ")");
+        section.fail("default", quoted_excerpt(knob.default_value) + " is not allowed (valid: " + knob.allowed_text() + ")");
     if (auto help = section.string("help")) knob.help = *help;
     if (auto tags = section.strings("tags")) knob.tags = *tags;
     read_application(knob, section);
@@ -143,7 +144,7 @@ std::vector<Knob> read_declared_knobs(const TomlSection& root) {
     for (const auto& section : root.tables("knob")) {
         knobs.push_back(read_knob(section));
         if (!names.insert(knobs.back().name).second)
-            section.fail("name", "duplicate knob '" + knobs.back().name + "'");
+            section.fail("name", "duplicate knob " + quoted_excerpt(knobs.back().name));
     }
     return knobs;
 }

@@ -134,7 +134,7 @@ std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& se
     auto path = resolve_spec_path(spec, *text);
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error))
-        section.fail(key, "case '" + name + "': " + key + " file '" + *text + "' not found (looked for " +
+        section.fail(key, "case " + quoted_excerpt(name) + ": " + key + " file " + quoted_excerpt(*text) + " not found (looked for " +
                               path.string() + ")");
     return path;
 }
@@ -148,7 +148,7 @@ void read_cases(Spec& spec, const TomlSection& root) {
         if (!section.has("name")) section.fail("", "'name' is required");
         entry.name = *section.string("name");
         if (entry.name.empty()) section.fail("name", "must not be empty");
-        if (!seen.insert(entry.name).second) section.fail("name", "duplicate case name '" + entry.name + "'");
+        if (!seen.insert(entry.name).second) section.fail("name", "duplicate case name " + quoted_excerpt(entry.name));
         auto [other, fresh] = stems.emplace(case_file_stem(entry.name), entry.name);
         if (!fresh) {
             section.fail("name", "case names " + quoted_excerpt(other->second) + " and " + quoted_excerpt(entry.name) +
@@ -176,7 +176,7 @@ void read_search(Spec& spec, const TomlSection& root) {
         auto path = resolve_spec_path(spec, *value);
         std::error_code error;
         if (value->empty() || !std::filesystem::is_regular_file(path, error))
-            section->fail("routes_file", "file '" + *value + "' not found (looked for " + path.string() + ")");
+            section->fail("routes_file", "file " + quoted_excerpt(*value) + " not found (looked for " + quoted_excerpt(path.string(), 300) + ")");
         spec.search.routes_file = path.string();
     }
     if (auto value = section->choice("mode", strategy_names_for_spec())) spec.search.mode = *value;
@@ -193,7 +193,7 @@ void read_name(Spec& spec, const TomlSection& root) {
     auto name = root.string("name");
     if (!name) return;
     if (name->empty() || name->find_first_of("/\\") != std::string::npos || *name == "." || *name == "..")
-        root.fail("name", "'" + *name + "' must be a non-empty file name (it names the study's cache file)");
+        root.fail("name", quoted_excerpt(*name) + " must be a non-empty file name (it names the study's cache file)");
     spec.name = *name;
 }
 

@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "adapters/adapter_registry.hpp"
+#include "util/excerpt.hpp"
 #include "spec/placeholders.hpp"
 #include "spec/spec_sections.hpp"
 #include "routetune/error.hpp"
@@ -39,7 +40,7 @@ void scan_item(Scan& scan, const std::string& item, Where where) {
     for (const auto& use : find_placeholders(item)) {
         const auto& known = spec_placeholder_names();
         if (std::find(known.begin(), known.end(), use.name) == known.end()) {
-            std::string message = "unknown placeholder {" + use.name + "} in '" + item + "' (valid: " +
+            std::string message = "unknown placeholder {" + use.name + "} in " + quoted_excerpt(item) + " (valid: " +
                                   placeholder_list() + ")";
             std::string suggestion = closest_name(use.name, known);
             if (!suggestion.empty()) message += "; did you mean {" + suggestion + "}?";
@@ -47,7 +48,7 @@ void scan_item(Scan& scan, const std::string& item, Where where) {
         }
         if (use.name == "flags" && (where == Where::Text || !use.whole_item)) {
             scan.section->fail(scan.key, "{flags} stands for several argv items and must be a command item of its "
-                                         "own, not part of '" + item + "'");
+                                         "own, not part of " + quoted_excerpt(item));
         }
         if (scan.build && (use.name == "input" || use.name == "output" || use.name == "metrics")) {
             scan.section->fail(scan.key, "{" + use.name + "} belongs to one run of one case and is only available "
@@ -73,7 +74,7 @@ Scan scan_command_table(const TomlSection& section, const std::vector<std::strin
     for (const auto& [name, value] : env) {
         bool valid = !name.empty() && !(name.front() >= '0' && name.front() <= '9');
         for (char c : name) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-        if (!valid) section.fail("env", "'" + name + "' is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
+        if (!valid) section.fail("env", quoted_excerpt(name) + " is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
     }
     return total;
 }
@@ -98,7 +99,7 @@ void validate_placeholders(const Spec& spec, const TomlSection& root) {
         for (const auto& item : spec.cases[i].args) scan_item(args, item, Where::Argv);
         metrics_in_every_case = metrics_in_every_case && args.uses_metrics;
         if ((run.uses_input || args.uses_input) && spec.cases[i].input.empty()) {
-            case_sections[i].fail("", "case '" + spec.cases[i].name + "' has no input, but {input} is used by " +
+            case_sections[i].fail("", "case " + quoted_excerpt(spec.cases[i].name) + " has no input, but {input} is used by " +
                                           (args.uses_input ? "its args" : "[run]"));
         }
     }

@@ -3,6 +3,7 @@
 // keeps line and column for every key and value). Unknown keys are found by comparing the
 // table's keys with the caller's list and suggesting the closest valid key by edit distance.
 #include "spec/toml_section.hpp"
+#include "util/excerpt.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,8 +70,8 @@ TomlSection::TomlSection(const toml::table& table, std::string label, std::files
 void TomlSection::check_keys(const std::vector<std::string>& valid) const {
     for (const auto& [key, value] : *table_) {
         if (std::find(valid.begin(), valid.end(), key.str()) != valid.end()) continue;
-        std::string message = source_location(file_, key.source().begin) + ": unknown key '" +
-                              std::string(key.str()) + "' in " + label_ + " (valid keys: " + join(valid) + ")";
+        std::string message = source_location(file_, key.source().begin) + ": unknown key " +
+                              quoted_excerpt(key.str()) + " in " + label_ + " (valid keys: " + join(valid) + ")";
         std::string suggestion = closest_name(key.str(), valid);
         if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
         throw UsageError(message);
@@ -106,7 +107,7 @@ std::optional<std::string> TomlSection::choice(std::string_view key,
                                                const std::vector<std::string>& choices) const {
     auto value = string(key);
     if (value && std::find(choices.begin(), choices.end(), *value) == choices.end()) {
-        std::string message = "'" + *value + "' is not one of " + join(choices);
+        std::string message = quoted_excerpt(*value) + " is not one of " + join(choices);
         std::string suggestion = closest_name(*value, choices);
         if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
         fail(key, message);

@@ -1,7 +1,7 @@
 // The valid range of every number a spec key or a command-line option takes, in one table, so
 // `[search] max_routes` and `--max-routes` accept exactly the same values and say so the same
 // way. A range also bounds what the code downstream can hold: no timeout overflows the clock,
-// no repeat count a vector, no shift of a size in megabytes 64 bits.
+// no repeat count a vector, no shift of a size in megabytes 64 bits, no lease a clock.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +45,8 @@ inline constexpr IntegerRange measure_lanes{1, 64};                 ///< --measu
 inline constexpr IntegerRange expand_limit{1, 1000000000000};       ///< expand --limit
 inline constexpr IntegerRange simulate_budget{1, 1000000};          ///< simulate --budget
 inline constexpr IntegerRange simulate_seeds{1, 10000};             ///< simulate --seeds
+inline constexpr NumberRange lease_s{1, true, 86400};               ///< --lease (renewed every third of it)
+inline constexpr NumberRange older_than_s{0, false, 315360000};     ///< gc --older-than (3650 days)
 }  // namespace ranges
 
 /// "an integer from 1 to 100000".
@@ -60,5 +62,10 @@ bool in_range(double value, const NumberRange& range);
 /// The decimal integer text of option, checked against range; UsageError naming the option,
 /// the (shortened) text and the valid range otherwise ("", "-1", "1e3", "2^64" all fail).
 std::int64_t parse_integer_option(std::string_view text, const IntegerRange& range, std::string_view option);
+
+/// Seconds from a duration text ("90", "90s", "5m", "1h30m", "2.5h": numbers of digits with at
+/// most one '.', each followed by s, m or h; a bare number only alone), checked against range;
+/// UsageError naming the option, the (shortened) text and the valid forms or range otherwise.
+double parse_duration(std::string_view text, std::string_view option, const NumberRange& range);
 
 }  // namespace routetune

@@ -1,10 +1,17 @@
 // Store locations. A URL's password may appear in two places (userinfo and the password query
 // parameter, see libpq's connection URIs); both are cut out textually, so even a URL libpq
-// would reject is shown without its secret.
+// would reject is shown without its secret. The userinfo password is taken to run from the first
+// ':' after "://" to the last '@' of the whole URL, so a password holding '/', '?' or '@' (not
+// percent-encoded: libpq then rejects the URL, and the message would have shown it) is hidden
+// too; a URL with an '@' further on (in a query value) loses a little more than its password.
+// Both kinds of span are found on the original text and hidden together (overlapping spans
+// become one "***"), so neither cut can hide the other's delimiters.
 #include "store/store_location.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
+#include <vector>
 
 namespace routetune {
 
@@ -15,23 +22,26 @@ std::string lower(std::string text) {
     return text;
 }
 
-// Replaces the value of every "password=" parameter after the '?' (up to the next '&').
-void redact_query(std::string& url) {
-    std::size_t query = url.find('?');
-    if (query == std::string::npos) return;
-    std::size_t pos = query;
-    while (pos < url.size()) {
-        std::size_t start = pos + 1;
-        std::size_t end = url.find('&', start);
-        if (end == std::string::npos) end = url.size();
-        std::string key = lower(url.substr(start, std::min(end, url.find('=', start)) - start));
-        std::size_t equals = url.find('=', start);
-        if (key == "password" && equals != std::string::npos && equals < end) {
-            url.replace(equals + 1, end - equals - 1, "***");
-            end = equals + 4;
-        }
-        pos = end;
+using Span = std::pair<std::size_t, std::size_t>;  // [first, last) of the text to hide
+
+// The value of every "password=" parameter: after a '?' or '&' (any of them, so a '?' inside a
+// userinfo password does not hide the real query), up to the next '&'.
+void query_passwords(const std::string& url, std::vector<Span>& spans) {
+    for (std::size_t i = 0; i < url.size(); ++i) {
+        if ((url[i] != '?' && url[i] != '&') || lower(url.substr(i + 1, 9)) != "password=") continue;
+        std::size_t start = i + 10;
+        std::size_t end = std::min(url.find('&', start), url.size());
+        spans.emplace_back(start, end);
     }
+}
+
+// The userinfo password: from the first ':' after "://" to the last '@' of the URL.
+void userinfo_password(const std::string& url, std::vector<Span>& spans) {
+    std::size_t authority = url.find("://") + 3;
+    std::size_t at = url.rfind('@');
+    if (at == std::string::npos || at < authority) return;
+    std::size_t colon = url.find(':', authority);
+    if (colon != std::string::npos && colon < at) spans.emplace_back(colon + 1, at);
 }
 
 }  // namespace
@@ -43,17 +53,20 @@ bool is_postgres_url(const std::string& text) {
 
 std::string redact_location(const std::string& text) {
     if (!is_postgres_url(text)) return text;
-    std::string url = text;
-    std::size_t authority = url.find("://") + 3;
-    std::size_t end = url.find_first_of("/?", authority);
-    if (end == std::string::npos) end = url.size();
-    std::size_t at = url.rfind('@', end);
-    if (at != std::string::npos && at >= authority) {
-        std::size_t colon = url.find(':', authority);
-        if (colon != std::string::npos && colon < at) url.replace(colon + 1, at - colon - 1, "***");
+    std::vector<Span> spans;
+    userinfo_password(text, spans);
+    query_passwords(text, spans);
+    std::sort(spans.begin(), spans.end());
+    std::string shown;
+    std::size_t pos = 0;  // text before pos is shown or hidden already
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        auto [first, last] = spans[i];
+        while (i + 1 < spans.size() && spans[i + 1].first <= last) last = std::max(last, spans[++i].second);
+        shown.append(text, pos, std::max(first, pos) - pos);
+        shown += "***";
+        pos = std::max(pos, last);
     }
-    redact_query(url);
-    return url;
+    return shown + text.substr(std::min(pos, text.size()));
 }
 
 bool StoreLocation::is_postgres() const { return is_postgres_url(text); }

@@ -77,6 +77,8 @@ ArtifactManifest write_output(const fs::path& artifact, const fs::path& output, 
     manifest.bytes = fs::file_size(output);
     manifest.study = info.study;
     manifest.spec = info.spec_path;
+    manifest.store = info.store;
+    manifest.audit = info.audit;
     manifest.speedup = info.speedup;
     manifest.ci_low = info.ci_low;
     manifest.ci_high = info.ci_high;
@@ -126,6 +128,8 @@ Json manifest_to_json(const ArtifactManifest& manifest) {
     json["bytes"] = manifest.bytes;
     json["study"] = manifest.study;
     json["spec"] = manifest.spec;
+    json["store"] = manifest.store;
+    json["audit"] = manifest.audit;
     json["speedup"] = number(manifest.speedup);
     json["speedup_ci95"] = Json::array({number(manifest.ci_low), number(manifest.ci_high)});
     json["outcome"] = manifest.outcome;
@@ -150,6 +154,8 @@ ArtifactManifest manifest_from_json(const Json& json) {
     manifest.bytes = bytes->get<std::uint64_t>();
     manifest.study = text_at(json, "study");
     if (json.contains("spec")) manifest.spec = text_at(json, "spec");
+    if (json.contains("store")) manifest.store = text_at(json, "store");
+    if (json.contains("audit")) manifest.audit = text_at(json, "audit");
     auto speedup = json.find("speedup");
     if (speedup == json.end()) bad("speedup", "missing");
     manifest.speedup = number_at(*speedup, "speedup");

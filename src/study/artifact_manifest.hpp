@@ -1,6 +1,7 @@
 // The manifest that travels with an artifact copied out by `--output PATH`: PATH.routetune.json
 // says which route built PATH, under which environment, how much faster it was, and the
-// SHA-256 that `inspect` checks PATH against.
+// SHA-256 that `inspect` checks PATH against, and where the study that chose it keeps its
+// records (store, audit log), which `inspect` cross-checks (govern/artifact_evidence.hpp).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,8 @@ struct ManifestInfo {
     Outcome outcome = Outcome::Unfinished;
     std::string outcome_text;  ///< when set, written instead of outcome ("built": a plain build, no study)
     std::string spec_path;
+    std::string store;        ///< the study store (absolute path, or URL without its password); "" for none
+    std::string audit;        ///< the audit log the study wrote to; "" for none
     std::string created_at;   ///< ISO 8601 UTC; "" means now
 };
 
@@ -37,6 +40,8 @@ struct ArtifactManifest {
     std::uint64_t bytes = 0;
     std::string study;
     std::string spec;
+    std::string store;                               ///< where the study's evidence is ("" unknown)
+    std::string audit;                               ///< the study's audit log ("" unknown)
     double speedup = 1;
     double ci_low = 1;
     double ci_high = 1;

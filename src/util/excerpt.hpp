@@ -12,4 +12,8 @@ namespace routetune {
 /// flood nor garble a terminal.
 std::string quoted_excerpt(std::string_view text, std::size_t max_bytes = 80);
 
+/// quoted_excerpt without the quotes, for text a message goes on with ("so write -fx=off") or a
+/// library's own message that may carry the input's bytes (a JSON parser's "last read: ...").
+std::string unquoted_excerpt(std::string_view text, std::size_t max_bytes = 80);
+
 }  // namespace routetune

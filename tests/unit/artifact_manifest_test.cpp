@@ -76,7 +76,7 @@ TEST_F(ArtifactManifestTest, WriteThenInspectMatches) {
     std::vector<std::string> keys;
     for (auto it = json.begin(); it != json.end(); ++it) keys.push_back(it.key());
     EXPECT_EQ(keys, (std::vector<std::string>{"route", "route_hash", "fingerprint", "sha256", "bytes", "study",
-                                              "spec", "speedup", "speedup_ci95", "outcome", "created_at",
+                                              "spec", "store", "audit", "speedup", "speedup_ci95", "outcome", "created_at",
                                               "routetune_version"}));
     EXPECT_EQ(json["speedup_ci95"], nlohmann::ordered_json::parse("[1.2, 1.3]"));
     EXPECT_EQ(json["fingerprint"]["compiler"], "gcc 12.2.0");

@@ -37,6 +37,7 @@ import threading
 import time
 
 START_TIMEOUT_S = 300
+PROCESS_TAG_VARIABLE = "ROUTETUNE_PROCESS_TAG"  # util/process_tree.hpp's kProcessTagVariable
 
 
 def _preload():
@@ -63,8 +64,14 @@ def _connect(path):
 
 def _start_server(path):
     log = open(path + ".log", "ab")
+    # The server outlives the evaluation that started it, so it must not carry that
+    # evaluation's tag: routetune ends every process carrying it when the evaluation ends, and
+    # would end the server (and with it every other evaluation's child) each time. A child
+    # still ends with its caller (the server kills its process group), and what the child
+    # starts carries its caller's environment, tag included.
+    env = {k: v for k, v in os.environ.items() if k != PROCESS_TAG_VARIABLE}
     subprocess.Popen([sys.executable, os.path.abspath(__file__), "serve", path], stdin=subprocess.DEVNULL, cwd="/",
-                     stdout=log, stderr=log, start_new_session=True, close_fds=True)
+                     stdout=log, stderr=log, start_new_session=True, close_fds=True, env=env)
     log.close()
 
 

@@ -5,7 +5,10 @@ packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
           libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev libpq-dev postgresql
           libjs-chart.js libcpp-httplib-dev pkg-config
           chromium     # the HTML report's browser test (skipped without it)
-          python3-optuna)  # bench/optuna_peer.py, the TPE peer of the strategies
+          python3-optuna  # bench/optuna_peer.py, the TPE peer of the strategies
+          slurm-wlm munge)  # the Slurm job array of workers test (a throwaway single-node cluster)
+# The Kubernetes manifest check needs kubectl; another package provides it on some machines.
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -54,6 +54,7 @@ struct TimingSpec {
                                           ///< "samples" = each value a sample (the program's own repeats)
     int confirm_rounds = 10;              ///< interleaved A B A B rounds in the confirmation
     int confirm_top = 3;                  ///< candidates re-measured in the confirmation
+    bool confirm_rebuild = false;         ///< the confirmation builds the default and finalists afresh
 };
 
 /// [accuracy.<class>]: one case class's own rule; an unset field keeps [accuracy]'s value.

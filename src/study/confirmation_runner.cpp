@@ -1,8 +1,10 @@
 // Confirmation order: one warm-up pass over every route (when the spec has warm-ups), then
 // rounds of D C1 C2 ... Ck, so that slow drift of the machine (thermal state, a neighbour's
 // load) lands on the default and on every candidate alike. Each route's artifact is reused
-// when kept and unchanged, rebuilt otherwise; a route whose rebuild or run fails now is
-// dropped from the running with a note. The winner is the route whose bootstrap interval of
+// when kept and unchanged, rebuilt otherwise; with [timing] confirm_rebuild every route
+// (the default too) is built afresh, so that a speed that belonged to one lucky build (a
+// compiler whose kernel choices vary from build to build) is not what confirms it. A route
+// whose rebuild or run fails now is dropped from the running with a note. The winner is the route whose bootstrap interval of
 // the speedup clears 1 + min_gain (selection.hpp).
 #include "study/confirmation_runner.hpp"
 
@@ -32,7 +34,7 @@ ConfirmationRunner::ConfirmationRunner(const Evaluator& evaluator, const RunBase
     : evaluator_(evaluator), baseline_(baseline), timing_(timing), environment_(std::move(environment)) {}
 
 BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
-    std::optional<BuiltCandidate> kept = evaluator_.reuse(e);
+    std::optional<BuiltCandidate> kept = timing_.confirm_rebuild ? std::nullopt : evaluator_.reuse(e);
     BuiltCandidate built = kept ? *kept : evaluator_.build(e.route, "confirm");
     for (const auto& [name, value] : environment_) built.environment[name] = value;
     return built;
@@ -160,7 +162,8 @@ StudyOutcome ConfirmationRunner::conclude(const std::optional<Confirmation>& win
             outcome.artifact_sha256 = built.evaluation.artifact_sha256;
         }
     }
-    outcome.message = "confirmed over " + std::to_string(std::max(timing_.confirm_rounds, 1)) + " interleaved rounds" + notes;
+    outcome.message = "confirmed over " + std::to_string(std::max(timing_.confirm_rounds, 1)) + " interleaved rounds" +
+                      (timing_.confirm_rebuild ? std::string(" of fresh builds") : std::string()) + notes;
     return outcome;
 }
 

@@ -28,6 +28,8 @@ protected:
                    "sys.stderr.write('to stderr\\n')\n"
                    "if sys.argv[1] == 'sleep':\n"
                    "    open(sys.argv[2], 'w').write(str(os.getpid())); sys.stdout.flush(); time.sleep(60)\n"
+                   "if sys.argv[1] == 'server':\n"
+                   "    open(sys.argv[2], 'w').write(str(os.getppid()))\n"
                    "if sys.argv[1] == 'segv':\n"
                    "    os.kill(os.getpid(), 11)\n"
                    "sys.exit(int(sys.argv[1]) if sys.argv[1].isdigit() else 0)\n");
@@ -88,6 +90,21 @@ TEST_F(ForkServerTest, AKilledCallerTakesItsChildWithIt) {
         if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     EXPECT_TRUE(gone) << "child " << child << " still runs";
+}
+
+// The server is shared by every evaluation: ending the evaluation whose call started it (and
+// every process carrying that evaluation's tag) must leave it running for the next ones.
+TEST_F(ForkServerTest, TheServerOutlivesTheCallThatStartedIt) {
+    fs::path pid_file = dir_ / "server.pid";
+    auto result = run_process(call({"server", pid_file.string()}));
+    ASSERT_TRUE(result.succeeded()) << result.err;
+    auto text = read_file(pid_file);
+    ASSERT_TRUE(text.has_value());
+    pid_t server = static_cast<pid_t>(std::stol(*text));
+    EXPECT_EQ(::kill(server, 0), 0) << "the server " << server << " was ended with the call";
+    auto again = run_process(call({"server", pid_file.string()}));
+    ASSERT_TRUE(again.succeeded()) << again.err;
+    EXPECT_EQ(read_file(pid_file), text) << "a second call found no server and started another";
 }
 
 }  // namespace

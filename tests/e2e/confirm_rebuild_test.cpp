@@ -1,0 +1,71 @@
+// [timing] confirm_rebuild: a speed that belonged to one build is not what confirms a route.
+// fake_timed_cc with FAKE_LUCKY_DIR gives only the first build of each command line its
+// flags' gains (later builds of -O3 run at the -O2 time), as a compiler whose kernel choices
+// vary from build to build would. Reusing the search's build confirms the lucky -O3; building
+// afresh for the confirmation finds no gain.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "e2e/cli_harness.hpp"
+#include "util/files.hpp"
+
+namespace routetune::e2e {
+namespace {
+
+using nlohmann::json;
+
+std::string lucky_spec(bool rebuild) {
+    return std::string(R"(name = "fake_lucky"
+[compiler]
+adapter = "gcc"
+path = "../../fakes/fake_timed_cc"
+base = ["-O2"]
+[build]
+command = ["{compiler}", "{flags}", "tiny.c", "-o", "{artifact}"]
+timeout_s = 30
+[run]
+command = ["{artifact}", "{metrics}", "{input}"]
+timeout_s = 10
+[timing]
+source = "reported"
+warmup = 1
+repeats = 5
+confirm_rounds = 3
+confirm_top = 1
+)") + (rebuild ? "confirm_rebuild = true\n" : "") + R"([accuracy]
+format = "text"
+threshold = 1e-6
+[[case]]
+name = "unit"
+input = "fake_input_1.txt"
+[search]
+routes = "-O=[2|3]"
+mode = "full"
+)";
+}
+
+json tune_lucky(bool rebuild) {
+    fs::path specs = scratch_specs();
+    write_file(specs / "fake_lucky.toml", lucky_spec(rebuild));
+    fs::create_directories(specs / "lucky");
+    CliResult r = run_cli({"tune", "fake_lucky.toml", "--json"}, specs,
+                          {{"FAKE_LUCKY_DIR", (specs / "lucky").string()}, {"FAKE_JITTER", "0"}});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+}
+
+TEST(ConfirmRebuild, ReusingTheSearchBuildConfirmsALuckyBuild) {
+    json s = tune_lucky(false);
+    EXPECT_EQ(s.at("outcome"), "improved") << s.dump(2);
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+}
+
+TEST(ConfirmRebuild, FreshBuildsFindThatTheGainWasTheBuildsNotTheRoutes) {
+    json s = tune_lucky(true);
+    EXPECT_EQ(s.at("outcome"), "default-stays") << s.dump(2);
+    EXPECT_TRUE(s.at("winner").is_null());
+}
+
+}  // namespace
+}  // namespace routetune::e2e

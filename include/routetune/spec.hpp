@@ -24,6 +24,8 @@ struct CompilerSpec {
 struct BuildSpec {
     std::vector<std::string> command;     ///< argv with placeholders
     double timeout_s = 300;
+    double relative_timeout = 10;         ///< × the default route's build time; 0 disables
+    double relative_timeout_floor_s = 10; ///< the relative limit is never below this (builds are noisy)
     std::uint64_t memory_limit_mb = 0;    ///< 0: no limit
     std::uint64_t max_output_mb = 256;    ///< a build printing more on stdout or stderr fails
     std::string cwd;                      ///< "" = the spec's folder; "{workdir}" or a folder
@@ -35,6 +37,7 @@ struct RunSpec {
     std::vector<std::string> command;     ///< argv with placeholders; no {output}: stdout is the output
     double timeout_s = 60;
     double relative_timeout = 10;         ///< × the default route's run time; 0 disables
+    double relative_timeout_floor_s = 1;  ///< the relative limit is never below this
     std::uint64_t memory_limit_mb = 0;
     std::uint64_t max_output_mb = 256;    ///< a run printing (or writing to {output}) more fails
     std::string cwd;

@@ -53,7 +53,9 @@ struct StudySummary {
     std::vector<Evaluation> evaluations;             ///< every evaluation, in finish order
     std::vector<Confirmation> confirmations;         ///< every confirmed candidate
     std::uint64_t candidates_total = 0;              ///< candidates the search planned (0: unknown)
-    std::uint64_t artifact_bytes = 0;                ///< bytes of kept artifacts
+    std::uint64_t artifact_bytes = 0;                ///< bytes of kept artifacts: binary_bytes + output_bytes
+    std::uint64_t binary_bytes = 0;                  ///< of those, the builds' {artifact}s (binaries, engines)
+    std::uint64_t output_bytes = 0;                  ///< of those, everything else: run outputs, metrics, build leftovers
     double wall_s = 0;                               ///< wall time of the study so far
 };
 

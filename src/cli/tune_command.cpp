@@ -160,6 +160,7 @@ int run(TuneArguments& arguments) {
             std::cerr << "  " << p.last_status << "  " << p.last_route << "\n";
         }
     });
+    runner.on_confirmation_progress([&](const ConfirmationProgress& p) { writer.confirming(p); });
     StudySummary summary;
     audit_tune(arguments, runner, setup, "tune-started", "study started");
     try {

@@ -1,6 +1,7 @@
 // How one evaluation runs. build(): apply the route to the base flags through the adapter,
 // write the route's files into a fresh scratch folder, expand the build command's placeholders
-// and run it with the spec's timeout and memory limit; a signal, a timeout, a non-zero exit or
+// and run it with the spec's timeout (once the default route is built, also at most
+// [build] relative_timeout × its build time, never below the floor) and memory limit; a signal, a timeout, a non-zero exit or
 // a missing artifact each become their own status. measure(): for each round (warm-ups first,
 // then repeats) run every case once; the first round's output of each case is checked against
 // its reference and an inaccurate or failing case ends the evaluation at once (no time is spent
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "eval/accuracy.hpp"
@@ -140,7 +142,8 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.argv = expand_argv(spec_.build.command, values);
     process.cwd = working_folder(spec_.build.cwd, spec_, values);
     process.env = merged_environment(spec_.build.env, applied.environment, values);
-    process.timeout_s = spec_.build.timeout_s;
+    std::string relative_limit;
+    process.timeout_s = build_timeout(&relative_limit);
     process.memory_limit_bytes = spec_.build.memory_limit_mb << 20;
     process.output_cap = 64 << 10;
     process.output_limit_bytes = spec_.build.max_output_mb << 20;
@@ -154,6 +157,8 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
         return built;
     } else if (result.outcome == ProcessOutcome::TimedOut) {
         e.status = Status::BuildTimeout;
+        e.message = describe_exit(result, "the build") + relative_limit;
+        return built;
     } else if (result.outcome == ProcessOutcome::Signaled) {
         e.status = Status::BuildCrashed;
     } else if (!result.succeeded()) {
@@ -184,11 +189,24 @@ std::optional<BuiltCandidate> Evaluator::reuse(const Evaluation& e) const {
     return built;
 }
 
+double Evaluator::build_timeout(std::string* reason) const {
+    double default_s = default_build_s_.load();
+    const BuildSpec& build = spec_.build;
+    if (build.relative_timeout <= 0 || default_s <= 0) return build.timeout_s;
+    double relative = std::max(build.relative_timeout * default_s, build.relative_timeout_floor_s);
+    if (relative >= build.timeout_s) return build.timeout_s;
+    char text[160];
+    std::snprintf(text, sizeof text, " (the relative limit: [build] relative_timeout %g x the default's %.3g s build, at least %g s)",
+                  build.relative_timeout, default_s, build.relative_timeout_floor_s);
+    *reason = text;
+    return relative;
+}
+
 double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const {
     double timeout = spec_.run.timeout_s;
     auto it = baseline.default_case_s.find(test_case.name);
     if (spec_.run.relative_timeout > 0 && it != baseline.default_case_s.end() && it->second > 0) {
-        timeout = std::min(timeout, std::max(spec_.run.relative_timeout * it->second, 1.0));
+        timeout = std::min(timeout, std::max(spec_.run.relative_timeout * it->second, spec_.run.relative_timeout_floor_s));
     }
     return timeout;
 }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -90,8 +91,13 @@ public:
     /// The spec being evaluated.
     const Spec& spec() const { return spec_; }
 
+    /// The default route's build time, which bounds later builds ([build] relative_timeout);
+    /// 0 (the start) leaves builds at [build] timeout_s. Thread-safe.
+    void set_default_build_s(double seconds) { default_build_s_.store(seconds); }
+
 private:
     double run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const;
+    double build_timeout(std::string* reason) const;
 
     const Spec& spec_;
     const Adapter& adapter_;
@@ -99,6 +105,7 @@ private:
     StudyPaths paths_;
     ProcessRunner& runner_;
     std::unique_ptr<TimingSource> timing_;
+    std::atomic<double> default_build_s_{0};
 };
 
 

@@ -48,7 +48,7 @@ std::string header_table(const StudySummary& summary) {
     std::string out = "<table>\n";
     for (const auto& field : report_header(summary))
         out += "<tr><th>" + escape_html(field.label) + "</th>" + html_cell(field.value) + "</tr>\n";
-    out += "<tr><th>artifacts kept</th>" + html_cell(format_bytes(summary.artifact_bytes)) + "</tr>\n";
+    out += "<tr><th>artifacts kept</th>" + html_cell(format_bytes(summary.artifact_bytes) + artifact_split_text(summary)) + "</tr>\n";
     return out + "</table>\n";
 }
 

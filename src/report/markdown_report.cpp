@@ -38,7 +38,7 @@ std::string markdown_report(const StudySummary& summary, std::string_view metric
         out += "| " + std::to_string(row.rank) + " | " + escape_markdown(row.route) + " | " +
                escape_markdown(to_string(row.status)) + " | " +
                (row.time_s ? format_ms(*row.time_s) : "-") + " | " +
-               (row.vs_default ? format_speedup(*row.vs_default) : "-") + " | " +
+               format_vs_default(row) + " | " +
                (row.max_loss ? format_loss(*row.max_loss) : "-") + " | " +
                escape_markdown(row.message) + " |\n";
     }
@@ -47,7 +47,7 @@ std::string markdown_report(const StudySummary& summary, std::string_view metric
         out += "| " + escape_markdown(to_string(status)) + " | " + std::to_string(n) + " |\n";
     }
     out += "| total | " + std::to_string(summary.evaluations.size()) + " |\n";
-    out += "\nArtifacts kept: " + format_bytes(summary.artifact_bytes) + ".\n";
+    out += "\nArtifacts kept: " + format_bytes(summary.artifact_bytes) + artifact_split_text(summary) + ".\n";
     return out;
 }
 

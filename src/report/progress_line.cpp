@@ -2,7 +2,9 @@
 // redrawn in place: carriage return, erase to end of line, the text, no newline (finish adds
 // it). Elsewhere (a log file, CI) redrawing would pile up control codes, so a plain line is
 // printed at most once per interval of the study's elapsed time, which the caller supplies:
-// the writer reads no clock.
+// the writer reads no clock. The confirmation's rounds take the search's place on the same
+// line, and finish draws the final counters over the last of them, so no half-drawn line of
+// either phase is left above the table.
 #include "report/progress_line.hpp"
 
 #include <cmath>
@@ -83,19 +85,33 @@ std::string format_progress(const ProgressCounters& c) {
     return out;
 }
 
+std::string format_confirmation(const ConfirmationProgress& p) {
+    std::string out = "confirming " + std::to_string(p.routes) + (p.routes == 1 ? " route" : " routes") +
+                      " against the default: ";
+    out += p.round <= 0 ? std::string("warm-up pass") : "round " + std::to_string(p.round) + "/" + std::to_string(p.rounds);
+    return out + ", " + format_duration(p.elapsed_s) + " elapsed";
+}
+
 ProgressWriter::ProgressWriter(std::ostream& out, bool is_tty, double interval_s)
     : out_(out), is_tty_(is_tty), interval_s_(interval_s) {}
 
-void ProgressWriter::update(const ProgressCounters& counters) {
+void ProgressWriter::show(const std::string& line, double elapsed_s, bool always) {
     if (finished_) return;
     if (is_tty_) {
-        out_ << "\r\x1b[K" << format_progress(counters) << std::flush;
+        out_ << "\r\x1b[K" << line << std::flush;
         drawn_ = true;
         return;
     }
-    if (last_printed_s_ && counters.elapsed_s - *last_printed_s_ < interval_s_) return;
-    last_printed_s_ = counters.elapsed_s;
-    out_ << format_progress(counters) << "\n" << std::flush;
+    if (!always && last_printed_s_ && elapsed_s - *last_printed_s_ < interval_s_) return;
+    last_printed_s_ = elapsed_s;
+    out_ << line << "\n" << std::flush;
+}
+
+void ProgressWriter::update(const ProgressCounters& counters) { show(format_progress(counters), counters.elapsed_s, false); }
+
+void ProgressWriter::confirming(const ConfirmationProgress& progress) {
+    bool edge = progress.round <= 1 || progress.round >= progress.rounds;
+    show(format_confirmation(progress), progress.elapsed_s, edge);
 }
 
 void ProgressWriter::abandon() {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "routetune/study.hpp"
+#include "study/confirmation_progress.hpp"
 
 namespace routetune {
 
@@ -30,6 +31,9 @@ ProgressCounters progress_counters(const StudySummary& summary);
 /// ~2m32s left"; the time left (elapsed / done × remaining) needs a known total and done > 0.
 std::string format_progress(const ProgressCounters& counters);
 
+/// "confirming 3 routes against the default: round 4/10, 1m05s elapsed" (round 0: "warm-up pass").
+std::string format_confirmation(const ConfirmationProgress& progress);
+
 /// Seconds as "42s", "1m05s", "2h03m" (rounded down to the shown unit).
 std::string format_duration(double seconds);
 
@@ -43,6 +47,10 @@ public:
     /// Shows counters (throttled as above when not a terminal).
     void update(const ProgressCounters& counters);
 
+    /// Shows the confirmation's progress, which replaces the search's line (throttled like
+    /// update, except that the first and the last round are always printed).
+    void confirming(const ConfirmationProgress& progress);
+
     /// Shows counters one last time and ends the line; later updates print nothing.
     void finish(const ProgressCounters& counters);
 
@@ -54,6 +62,8 @@ private:
     std::ostream& out_;
     bool is_tty_;
     double interval_s_;
+    void show(const std::string& line, double elapsed_s, bool always);
+
     std::optional<double> last_printed_s_;
     bool finished_ = false;
     bool drawn_ = false;

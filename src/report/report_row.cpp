@@ -60,8 +60,11 @@ ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& de
     row.status = evaluation.status;
     if (has_timing(evaluation.timing)) {
         row.time_s = evaluation.timing.median_s;
-        if (default_s && evaluation.timing.median_s > 0) {
-            row.vs_default = *default_s / evaluation.timing.median_s;
+        const TimingSummary& t = evaluation.timing;
+        if (default_s && t.median_s > 0) {
+            row.vs_default = *default_s / t.median_s;
+            if (t.ci_low_s > 0 && t.ci_high_s >= t.ci_low_s)
+                row.vs_default_ci = std::make_pair(*default_s / t.ci_high_s, *default_s / t.ci_low_s);
         }
     }
     row.max_loss = worst_loss(evaluation);
@@ -124,6 +127,20 @@ std::string format_ms(double seconds) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.3f", seconds * 1000.0);
     return buffer;
+}
+
+std::string format_vs_default(const ReportRow& row) {
+    if (!row.vs_default) return "-";
+    std::string text = format_speedup(*row.vs_default);
+    if (!row.vs_default_ci) return text;
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, " [%.2f, %.2f]", row.vs_default_ci->first, row.vs_default_ci->second);
+    return text + buffer;
+}
+
+std::string artifact_split_text(const StudySummary& summary) {
+    if (summary.binary_bytes + summary.output_bytes != summary.artifact_bytes || summary.artifact_bytes == 0) return "";
+    return " (binaries " + format_bytes(summary.binary_bytes) + ", outputs " + format_bytes(summary.output_bytes) + ")";
 }
 
 std::string format_speedup(double factor) {

@@ -22,6 +22,7 @@ struct ReportRow {
     Status status = Status::Pending;
     std::optional<double> time_s;       ///< median, when timed
     std::optional<double> vs_default;   ///< default median / this median, when both timed
+    std::optional<std::pair<double, double>> vs_default_ci;  ///< default median / the ends of this route's 95% interval
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
     std::string message;                ///< one line
 };
@@ -69,6 +70,12 @@ std::string format_speedup(double factor);
 
 /// Bytes in binary units with one decimal: 512 -> "512 B", 16384 -> "16.0 KiB".
 std::string format_bytes(std::uint64_t bytes);
+
+/// "1.25× [1.20, 1.30]" with the interval, "1.25×" without; "-" with no value.
+std::string format_vs_default(const ReportRow& row);
+
+/// " (binaries 12.0 KiB, outputs 4.0 KiB)": how the kept bytes split; "" when the split is unknown.
+std::string artifact_split_text(const StudySummary& summary);
 
 /// A fraction as a percentage with one decimal: 0.0234 -> "2.3%".
 std::string format_percent(double fraction);

@@ -244,6 +244,8 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     for (const auto& c : summary.confirmations) confirmations.push_back(confirmation_json(c));
     out["confirmations"] = std::move(confirmations);
     out["artifact_bytes"] = summary.artifact_bytes;
+    out["binary_bytes"] = summary.binary_bytes;
+    out["output_bytes"] = summary.output_bytes;
     out["wall_s"] = number(summary.wall_s);
     out["candidates_total"] = summary.candidates_total;
     out["notes"] = Json::array({kLossNote});
@@ -321,6 +323,8 @@ StudySummary summary_from_json(const Json& json) {
         summary.minimal = confirmation;
     }
     summary.artifact_bytes = count_at(json, "artifact_bytes");
+    if (json.contains("binary_bytes")) summary.binary_bytes = count_at(json, "binary_bytes");  // absent before the split
+    if (json.contains("output_bytes")) summary.output_bytes = count_at(json, "output_bytes");
     summary.wall_s = number_at(json, "wall_s", where);
     summary.candidates_total = count_at(json, "candidates_total");
     return summary;

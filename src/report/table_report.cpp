@@ -92,7 +92,7 @@ std::string table_report(const StudySummary& summary, const TableOptions& option
     for (const auto& row : report_rows(summary)) {
         cells.push_back({std::to_string(row.rank), (options.route_width == 0 ? row.route : truncate_display(row.route, options.route_width)),
                          std::string(to_string(row.status)), row.time_s ? format_ms(*row.time_s) : "-",
-                         row.vs_default ? format_speedup(*row.vs_default) : "-",
+                         format_vs_default(row),
                          row.max_loss ? format_loss(*row.max_loss) : "-", row.message});
     }
     if (cells.empty()) {
@@ -102,7 +102,7 @@ std::string table_report(const StudySummary& summary, const TableOptions& option
     }
     out += "\n";
     out += "counts     " + counts_text(summary) + "\n";
-    out += "artifacts  " + format_bytes(summary.artifact_bytes) + " kept\n";
+    out += "artifacts  " + format_bytes(summary.artifact_bytes) + " kept" + artifact_split_text(summary) + "\n";
     return out;
 }
 

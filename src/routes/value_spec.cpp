@@ -110,12 +110,16 @@ ValueSpec parse_value_spec(std::string_view value, const std::string& context) {
 std::vector<std::int64_t> representative_ints(const Knob& knob) {
     std::vector<__int128> points;
     auto d = as_int(knob.default_value);
+    // An upper bound of INT_MAX or more is the compiler saying "no limit": the bound itself
+    // stands in for the default's far end, large_factor × the default (or the lower bound).
+    bool no_limit = knob.bounded && knob.max >= kNoLimitBound;
+    if (!d && no_limit) d = knob.min;
     if (d) {
         points = {static_cast<__int128>(*d) / 4, static_cast<__int128>(*d) / 2, *d, static_cast<__int128>(*d) * 2,
                   static_cast<__int128>(*d) * 4};
         if (knob.bounded) {
             points.push_back(knob.min);
-            points.push_back(knob.max);
+            points.push_back(no_limit ? static_cast<__int128>(std::max<std::int64_t>(*d, 1)) * kLargeFactor : knob.max);
         }
     } else if (knob.bounded) {
         __int128 span = static_cast<__int128>(knob.max) - knob.min;

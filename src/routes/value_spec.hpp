@@ -33,9 +33,16 @@ std::optional<ValueList> resolve_value_spec(const ValueSpec& spec, const Knob& k
 /// text in canonical decimal ("016" -> "16") when it is an integer; text unchanged otherwise.
 std::string canonical_int(const std::string& text);
 
+/// An int knob's upper bound from which on `~` treats it as unlimited (GCC prints INT_MAX).
+inline constexpr std::int64_t kNoLimitBound = 2147483647;
+/// `~`'s stand-in for an unlimited upper bound: this many times the default (docs/route-syntax.md).
+inline constexpr std::int64_t kLargeFactor = 16;
+
 /// The `~` values of an integer knob: with a default d, {d/4, d/2, d, 2d, 4d} plus the bounds,
 /// clamped to the bounds; with no default, the bounds and the three quartile points between.
-/// Sorted, unique. Empty when the knob has neither a default nor bounds.
+/// An upper bound of kNoLimitBound or more is replaced by kLargeFactor × max(d, 1), d being the
+/// lower bound when there is no default. Sorted, unique. Empty when the knob has neither a
+/// default nor bounds.
 std::vector<std::int64_t> representative_ints(const Knob& knob);
 
 }  // namespace routetune

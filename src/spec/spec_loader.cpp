@@ -67,9 +67,13 @@ void read_compiler(Spec& spec, const TomlSection& root) {
 void read_build(Spec& spec, const TomlSection& root) {
     auto section = root.table("build");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [build] table (required: command)");
-    section->check_keys({"command", "timeout_s", "memory_limit_mb", "max_output_mb", "cwd", "env"});
+    section->check_keys({"command", "timeout_s", "relative_timeout", "relative_timeout_floor_s", "memory_limit_mb",
+                         "max_output_mb", "cwd", "env"});
     spec.build.command = required_command(*section);
     if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.build.timeout_s = *value;
+    if (auto value = section->number_in("relative_timeout", ranges::relative_timeout)) spec.build.relative_timeout = *value;
+    if (auto value = section->number_in("relative_timeout_floor_s", ranges::relative_timeout_floor_s))
+        spec.build.relative_timeout_floor_s = *value;
     if (auto value = section->integer_in("memory_limit_mb", ranges::memory_limit_mb)) spec.build.memory_limit_mb = *value;
     if (auto value = section->integer_in("max_output_mb", ranges::max_output_mb)) spec.build.max_output_mb = *value;
     if (auto value = section->string("cwd")) spec.build.cwd = resolve_cwd(spec, *value);
@@ -79,10 +83,13 @@ void read_build(Spec& spec, const TomlSection& root) {
 void read_run(Spec& spec, const TomlSection& root) {
     auto section = root.table("run");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [run] table (required: command)");
-    section->check_keys({"command", "timeout_s", "relative_timeout", "memory_limit_mb", "max_output_mb", "cwd", "env"});
+    section->check_keys({"command", "timeout_s", "relative_timeout", "relative_timeout_floor_s", "memory_limit_mb",
+                         "max_output_mb", "cwd", "env"});
     spec.run.command = required_command(*section);
     if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.run.timeout_s = *value;
     if (auto value = section->number_in("relative_timeout", ranges::relative_timeout)) spec.run.relative_timeout = *value;
+    if (auto value = section->number_in("relative_timeout_floor_s", ranges::relative_timeout_floor_s))
+        spec.run.relative_timeout_floor_s = *value;
     if (auto value = section->integer_in("memory_limit_mb", ranges::memory_limit_mb)) spec.run.memory_limit_mb = *value;
     if (auto value = section->integer_in("max_output_mb", ranges::max_output_mb)) spec.run.max_output_mb = *value;
     if (auto value = section->string("cwd")) spec.run.cwd = resolve_cwd(spec, *value);

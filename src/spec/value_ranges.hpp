@@ -26,7 +26,8 @@ struct NumberRange {
 /// The ranges by key; the CLI twin of each is named beside it.
 namespace ranges {
 inline constexpr NumberRange timeout_s{0, false, 1e7};              ///< [build]/[run] timeout_s (115 days)
-inline constexpr NumberRange relative_timeout{0, true, 1e6};        ///< [run] relative_timeout
+inline constexpr NumberRange relative_timeout{0, true, 1e6};        ///< [build]/[run] relative_timeout
+inline constexpr NumberRange relative_timeout_floor_s{0, true, 1e7}; ///< [build]/[run] relative_timeout_floor_s
 inline constexpr IntegerRange memory_limit_mb{0, std::int64_t{1} << 30};  ///< [build]/[run] memory_limit_mb
 inline constexpr IntegerRange max_output_mb{1, std::int64_t{1} << 20};    ///< [build]/[run] max_output_mb
 inline constexpr IntegerRange warmup{0, 10000};                     ///< [timing] warmup

@@ -51,12 +51,22 @@ void ArtifactKeeper::finish(const std::vector<Evaluation>& evaluations, const st
 }
 
 std::uint64_t ArtifactKeeper::bytes_kept() const {
-    std::uint64_t bytes = 0;
+    ArtifactBytes bytes = bytes_by_kind();
+    return bytes.binaries + bytes.outputs;
+}
+
+ArtifactBytes ArtifactKeeper::bytes_by_kind() const {
+    ArtifactBytes bytes;
     std::error_code ec;
-    if (!fs::exists(paths_.work, ec)) return 0;
+    if (!fs::exists(paths_.work, ec)) return bytes;
     for (auto it = fs::recursive_directory_iterator(paths_.work, ec); it != fs::recursive_directory_iterator();
          it.increment(ec)) {
-        if (it->is_regular_file(ec)) bytes += it->file_size(ec);
+        if (!it->is_regular_file(ec)) continue;
+        // work/<route hash>/artifact, or a file inside work/<route hash>/artifact/
+        fs::path inside = it->path().lexically_relative(paths_.work);
+        auto part = inside.begin();
+        bool binary = inside.begin() != inside.end() && ++part != inside.end() && *part == "artifact";
+        (binary ? bytes.binaries : bytes.outputs) += it->file_size(ec);
     }
     return bytes;
 }

@@ -13,6 +13,12 @@
 
 namespace routetune {
 
+/// Bytes under a study's work folder, by kind.
+struct ArtifactBytes {
+    std::uint64_t binaries = 0;  ///< each scratch folder's {artifact} (a file, or a folder's files)
+    std::uint64_t outputs = 0;   ///< every other file: run outputs, metrics, what the build left beside it
+};
+
 /// Deletes the artifacts a study no longer needs.
 class ArtifactKeeper {
 public:
@@ -30,6 +36,8 @@ public:
 
     /// Bytes of every file still under the work folder.
     std::uint64_t bytes_kept() const;
+    /// The same bytes, split into binaries and outputs.
+    ArtifactBytes bytes_by_kind() const;
 
 private:
     void drop(const Route& route) const;

@@ -85,6 +85,10 @@ std::vector<std::vector<double>> ConfirmationRunner::interleave(const std::vecto
     int rounds = std::max(timing_.confirm_rounds, 1);
     int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
     for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
+        if (progress_) {
+            auto confirmed = static_cast<std::size_t>(std::count(alive.begin() + 1, alive.end(), true));
+            progress_(ConfirmationProgress{confirmed, round + 1, rounds, 0});
+        }
         for (std::size_t i = 0; i < routes.size(); ++i) {
             if (!alive[i]) continue;
             auto sample = evaluator_.sample_once(routes[i], baseline_);

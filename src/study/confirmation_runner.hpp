@@ -12,6 +12,7 @@
 #include "routetune/study.hpp"
 #include "eval/evaluator.hpp"
 #include "store/study_store.hpp"
+#include "study/confirmation_progress.hpp"
 
 namespace routetune {
 
@@ -22,6 +23,9 @@ public:
     /// environment is added to every run (e.g. one GPU for all of them).
     ConfirmationRunner(const Evaluator& evaluator, const RunBaseline& baseline, const TimingSpec& timing,
                        std::map<std::string, std::string> environment = {});
+
+    /// Sets the receiver of progress, told at the start of every round.
+    void on_progress(ConfirmationProgressCallback callback) { progress_ = std::move(callback); }
 
     /// Re-measures default and the top candidates interleaved, records the confirmation in
     /// store, and returns the outcome (not yet recorded).
@@ -44,6 +48,7 @@ private:
     const RunBaseline& baseline_;
     const TimingSpec& timing_;
     std::map<std::string, std::string> environment_;
+    ConfirmationProgressCallback progress_;
 };
 
 }  // namespace routetune

@@ -26,12 +26,16 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
     store.write_note("metric", std::string(metric));
     store.write_note("candidates_total", std::to_string(summary.candidates_total));
     store.write_note("artifact_bytes", std::to_string(summary.artifact_bytes));
+    store.write_note("binary_bytes", std::to_string(summary.binary_bytes));
+    store.write_note("output_bytes", std::to_string(summary.output_bytes));
     store.write_note("wall_s", wall);
 }
 
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "candidates_total", summary.candidates_total);
     read_number(store, "artifact_bytes", summary.artifact_bytes);
+    read_number(store, "binary_bytes", summary.binary_bytes);
+    read_number(store, "output_bytes", summary.output_bytes);
     read_number(store, "wall_s", summary.wall_s);
     return store.read_note("metric").value_or("");
 }

@@ -14,10 +14,10 @@
 
 namespace routetune {
 
-/// Writes summary's candidates_total, artifact_bytes and wall_s (exactly) and metric as notes.
+/// Writes summary's candidates_total, artifact/binary/output bytes and wall_s (exactly) and metric as notes.
 void record_study_notes(StudyStore& store, const StudySummary& summary, std::string_view metric);
 
-/// Sets summary's candidates_total, artifact_bytes and wall_s from the notes that store holds
+/// Sets summary's candidates_total, artifact/binary/output bytes and wall_s from the notes that store holds
 /// (fields without a note keep their value); returns the metric note, "" when none.
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary);
 

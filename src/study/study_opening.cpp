@@ -85,6 +85,7 @@ std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOption
             for (const auto& line : changes) text += "  " + line + "\n";
             throw FingerprintMismatch(text + "(rerun without --continue for a new study, or add --ignore-fingerprint)");
         }
+        if (!store->read_note("metric")) store->write_note("metric", setup.spec.accuracy.metric);
         return store;
     }
     StudyHeader fresh;
@@ -101,6 +102,8 @@ std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOption
     fresh.host = host_name();
     fresh.created_at = iso8601_utc_now();
     store->write_header(fresh);
+    // Named from the start, so that `report` and `serve` of a running study name its metric.
+    store->write_note("metric", setup.spec.accuracy.metric);
     return store;
 }
 

@@ -97,6 +97,10 @@ StudySummary StudyRunner::run() {
 
     if (!ledger.default_evaluation()) evaluate_default(scheduler, ledger);
     require_usable_default(ledger, *store, scheduler);
+    Status default_status = ledger.default_evaluation()->status;
+    bool default_built = default_status != Status::BuildFailed && default_status != Status::BuildCrashed &&
+                         default_status != Status::BuildTimeout;
+    if (default_built) evaluator.set_default_build_s(ledger.default_evaluation()->build_s);  // [build] relative_timeout
     RunBaseline baseline = make_run_baseline(spec, paths_);
     if (queue_) queue_->publish_baseline(baseline);
     if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(where_.redacted()));
@@ -135,6 +139,12 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     std::map<std::string, std::string> pinned;
     if (options_.measure_lanes > 1) pinned["CUDA_VISIBLE_DEVICES"] = "0";  // every confirmation run on one GPU
     ConfirmationRunner confirmation(evaluator, baseline, setup_.spec.timing, pinned);
+    if (confirmation_progress_) {
+        confirmation.on_progress([this, &ledger](ConfirmationProgress p) {
+            p.elapsed_s = ledger.elapsed_s();
+            confirmation_progress_(p);
+        });
+    }
     StudyOutcome outcome = confirmation.decide(store, ledger.evaluations(), *ledger.default_evaluation());
     if (options_.minimize)
         WinnerMinimizer(evaluator, baseline, setup_.spec.timing, pinned).shrink(outcome, *ledger.default_evaluation());
@@ -146,7 +156,10 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
 StudySummary StudyRunner::summarize(const StudyLedger& ledger, const ArtifactKeeper& keeper) const {
     StudySummary summary = load_study_summary(where_);
     summary.wall_s = ledger.elapsed_s();
-    summary.artifact_bytes = keeper.bytes_kept();
+    ArtifactBytes kept = keeper.bytes_by_kind();
+    summary.binary_bytes = kept.binaries;
+    summary.output_bytes = kept.outputs;
+    summary.artifact_bytes = kept.binaries + kept.outputs;
     summary.candidates_total = std::max(ledger.progress().planned, summary.evaluations.size());
     return summary;
 }

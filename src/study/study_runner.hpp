@@ -9,6 +9,7 @@
 
 #include "routetune/study.hpp"
 #include "eval/evaluator.hpp"
+#include "study/confirmation_progress.hpp"
 #include "study/evaluation_executor.hpp"
 #include "study/study_ledger.hpp"
 #include "eval/study_paths.hpp"
@@ -38,6 +39,8 @@ public:
 
     /// Sets the progress receiver.
     void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
+    /// Sets the receiver of the confirmation's progress (elapsed_s filled in).
+    void on_confirmation_progress(ConfirmationProgressCallback callback) { confirmation_progress_ = std::move(callback); }
     /// Sets the receiver of notes for the user.
     void on_notice(NoticeCallback callback) { notice_ = std::move(callback); }
     /// Sets where candidates are evaluated (the default: this machine).
@@ -66,6 +69,7 @@ private:
     StoreLocation where_;             ///< the store: paths_.cache, or --store URL
     QueueExecutor* queue_ = nullptr;  ///< the executor while run() uses the store's queue
     ProgressCallback progress_;
+    ConfirmationProgressCallback confirmation_progress_;
     NoticeCallback notice_;
     ExecutorFactory executor_factory_;
 };

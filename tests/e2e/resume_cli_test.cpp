@@ -119,6 +119,7 @@ TEST(ResumeCli, CtrlCSavesStateExits130AndContinueFinishes) {
     std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("--continue"), std::string::npos) << text;
     EXPECT_NE(text.find("planned evaluations remain"), std::string::npos) << text;
+    EXPECT_EQ(text.find("[0/"), std::string::npos) << "no stray progress line after Ctrl-C: " << text;
     std::size_t saved = finished_in(cache);
     EXPECT_GE(saved, 3u);
     std::vector<std::string> args = full_args();

@@ -29,6 +29,9 @@ echo 'int main(void){return 0;}' | FAKECC_FAIL_ON=-O2 "$cc" -O2 -c -o /dev/null 
 FAKECC_FAIL_ON=-O2 "$cc" -O2 -Q --help=params > /dev/null; check "discovery passes through" 0 $?
 
 tc=$here/fake_timed_cc
+FAKE_BUILD_HANG_ON="-fno-inline -ftracer" timeout -s KILL 1 "$tc" -O2 -ftracer "$tiny" -o "$work/th"
+check "FAKE_BUILD_HANG_ON hangs" 137 $?
+FAKE_BUILD_HANG_ON=-ftracer "$tc" -O2 -fno-tracer "$tiny" -o "$work/tn"; check "FAKE_BUILD_HANG_ON matches exactly" 0 $?
 report_times() { # report_times ARTIFACT N: the reported times of N runs, space-separated
     i=0; out=""
     while [ $i -lt "$2" ]; do "$1" "$work/m.json" > /dev/null; out="$out $(tr -dc '0-9.' < "$work/m.json")"; i=$((i + 1)); done

@@ -154,6 +154,25 @@ TEST(Expression, TildeClampsToTheBounds) {
     EXPECT_EQ(values_of(axis_named(e, "-param:b")), (Values{"1", "3", "6", "12", "24"}));
 }
 
+// GCC prints 2147483647 for a param without a real limit: `~` takes 16 × the default there
+// (docs/route-syntax.md has the measurements), never INT_MAX itself.
+TEST(Expression, TildeTakesSixteenTimesTheDefaultForAnUnlimitedBound) {
+    Catalog c;
+    c.add(fixture::int_knob("-param:early-inlining-insns", 0, 2147483647, "6"));
+    c.add(fixture::int_knob("-param:zero-default", 0, 2147483647, "0"));
+    c.add(fixture::int_knob("-param:no-default", 1, 2147483647, ""));
+    c.add(fixture::int_knob("-param:large-default", 0, 2147483647, "500000000"));
+    c.add(fixture::int_knob("-param:below-the-limit", 0, 2147483646, "6"));
+    auto e = parse_expression("-param:*=~", c);
+    EXPECT_EQ(values_of(axis_named(e, "-param:early-inlining-insns")), (Values{"0", "1", "3", "6", "12", "24", "96"}));
+    EXPECT_EQ(values_of(axis_named(e, "-param:zero-default")), (Values{"0", "16"}));
+    EXPECT_EQ(values_of(axis_named(e, "-param:no-default")), (Values{"1", "2", "4", "16"}));
+    EXPECT_EQ(values_of(axis_named(e, "-param:large-default")),
+              (Values{"0", "125000000", "250000000", "500000000", "1000000000", "2000000000", "2147483647"}));
+    EXPECT_EQ(values_of(axis_named(e, "-param:below-the-limit")),
+              (Values{"0", "1", "3", "6", "12", "24", "2147483646"})) << "an ordinary bound stays a value";
+}
+
 TEST(Expression, GlobsMatchKnobNamesAndSkipUnfittingKnobs) {
     auto e = parse_expression("-f*=~", catalog());
     EXPECT_EQ(knobs_of(e), (Values{"-fomit-frame-pointer", "-funroll-loops"}));

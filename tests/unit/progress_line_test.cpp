@@ -95,5 +95,53 @@ TEST(ProgressWriter, PlainOutputIsThrottledLines) {
               "[5/?] ok 0, failed 0, 21s elapsed\n");
 }
 
+TEST(ProgressLine, ConfirmationLine) {
+    EXPECT_EQ(format_confirmation(ConfirmationProgress{3, 4, 10, 65}),
+              "confirming 3 routes against the default: round 4/10, 1m05s elapsed");
+    EXPECT_EQ(format_confirmation(ConfirmationProgress{1, 0, 10, 2}),
+              "confirming 1 route against the default: warm-up pass, 2s elapsed");
+}
+
+// What a terminal shows at the end: the text after the last erase-line code.
+std::string visible(const std::string& drawn) {
+    auto at = drawn.rfind("\x1b[K");
+    return at == std::string::npos ? drawn : drawn.substr(at + 3);
+}
+
+TEST(ProgressWriter, TerminalConfirmationTakesTheLineAndFinishLeavesOnlyTheCounters) {
+    std::ostringstream out;
+    ProgressWriter writer(out, true);
+    writer.update(counters(2, 2, 1));
+    for (int round = 1; round <= 3; ++round) writer.confirming(ConfirmationProgress{2, round, 3, 1.0 + round});
+    EXPECT_EQ(visible(out.str()), "confirming 2 routes against the default: round 3/3, 4s elapsed");
+    EXPECT_EQ(out.str().find('\n'), std::string::npos) << "nothing is left on a line of its own while it runs";
+    writer.finish(counters(2, 2, 5));
+    EXPECT_EQ(visible(out.str()), "[2/2 100%] ok 0, failed 0, 5s elapsed\n");
+}
+
+TEST(ProgressWriter, PlainConfirmationPrintsItsFirstAndLastRoundsAndThrottlesTheRest) {
+    std::ostringstream out;
+    ProgressWriter writer(out, false, 10);
+    writer.update(counters(2, 2, 1));
+    for (int round = 0; round <= 4; ++round) writer.confirming(ConfirmationProgress{1, round, 4, 2.0 + round});
+    writer.finish(counters(2, 2, 7));
+    EXPECT_EQ(out.str(),
+              "[2/2 100%] ok 0, failed 0, 1s elapsed\n"
+              "confirming 1 route against the default: warm-up pass, 2s elapsed\n"
+              "confirming 1 route against the default: round 1/4, 3s elapsed\n"
+              "confirming 1 route against the default: round 4/4, 6s elapsed\n"
+              "[2/2 100%] ok 0, failed 0, 7s elapsed\n");
+}
+
+TEST(ProgressWriter, AbandonedConfirmationIsCleared) {
+    std::ostringstream out;
+    ProgressWriter writer(out, true);
+    writer.confirming(ConfirmationProgress{2, 1, 3, 1});
+    writer.abandon();
+    writer.confirming(ConfirmationProgress{2, 2, 3, 2});
+    EXPECT_EQ(visible(out.str()), "");
+    EXPECT_EQ(out.str().find("round 2/3"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace routetune

@@ -44,7 +44,7 @@ const char* const kExpected = R"({
     {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3], "time": 0.016,
      "time_ci95": [0.0158, 0.0162], "default_time": 0.02, "default_time_ci95": [0.0195, 0.0205]}
   ],
-  "artifact_bytes": 4096, "wall_s": 12.5, "candidates_total": 8,
+  "artifact_bytes": 4096, "binary_bytes": 0, "output_bytes": 0, "wall_s": 12.5, "candidates_total": 8,
   "notes": ["a loss is null when it was not a finite number (NaN or infinite, which always fails the accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf"]
 })";
 

@@ -26,13 +26,13 @@ TEST(TableReport, ExactTextForTheSampleStudy) {
         "candidates  6 evaluated of 8 planned\n"
         "wall time   12.5 s\n"
         "\n"
-        "#  route              status        time (ms)  vs default  loss (rel_l2)  message\n"
-        "1  -O=3               ok               16.000       1.25×          1e-09\n"
-        "2  (default)          ok               20.000       1.00×              0\n"
-        "3  -funroll-loops=on  ok               25.000       0.80×              0\n"
-        "4  -ffast-math=on     inaccurate            -           -            nan  case edge: loss nan over threshold 1e-06\n"
-        "5  -march=native      build_failed          -           -              -  gcc: error: bad value for -march\n"
-        "6  -O=2               pending               -           -              -\n"
+        "#  route              status        time (ms)          vs default  loss (rel_l2)  message\n"
+        "1  -O=3               ok               16.000  1.25× [1.21, 1.29]          1e-09\n"
+        "2  (default)          ok               20.000  1.00× [0.95, 1.05]              0\n"
+        "3  -funroll-loops=on  ok               25.000  0.80× [0.77, 0.83]              0\n"
+        "4  -ffast-math=on     inaccurate            -                   -            nan  case edge: loss nan over threshold 1e-06\n"
+        "5  -march=native      build_failed          -                   -              -  gcc: error: bad value for -march\n"
+        "6  -O=2               pending               -                   -              -\n"
         "\n"
         "counts     ok 3, inaccurate 1, build_failed 1, pending 1, total 6\n"
         "artifacts  4.0 KiB kept\n";
@@ -120,7 +120,7 @@ TEST(MarkdownReport, EscapesAndTabulates) {
     EXPECT_EQ(escape_markdown("a|b *c* <x> [l](u)\nz"), "a\\|b \\*c\\* \\<x\\> \\[l\\](u) z");
     std::string text = markdown_report(testing::sample_summary(), "rel_l2");
     EXPECT_EQ(text.substr(0, 29), "# routetune study: matmul\n\n| ");
-    EXPECT_NE(text.find("| 1 | -O=3 | ok | 16.000 | 1.25× | 1e-09 |  |\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("| 1 | -O=3 | ok | 16.000 | 1.25× [1.21, 1.29] | 1e-09 |  |\n"), std::string::npos) << text;
     EXPECT_NE(text.find("| 5 | -march=native | build\\_failed | - | - | - | gcc: error: bad value for -march |\n"),
               std::string::npos)
         << text;
@@ -129,6 +129,27 @@ TEST(MarkdownReport, EscapesAndTabulates) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find("Artifacts kept: 4.0 KiB.\n"), std::string::npos);
+}
+
+TEST(TableReport, KeptBytesSplitIntoBinariesAndOutputsWhenKnown) {
+    StudySummary summary = testing::sample_summary();
+    summary.artifact_bytes = 3 << 20;
+    summary.binary_bytes = (2 << 20) + (512 << 10);
+    summary.output_bytes = 512 << 10;
+    EXPECT_NE(table_report(summary, TableOptions{}).find("artifacts  3.0 MiB kept (binaries 2.5 MiB, outputs 512.0 KiB)\n"),
+              std::string::npos);
+    EXPECT_NE(markdown_report(summary, "").find("Artifacts kept: 3.0 MiB (binaries 2.5 MiB, outputs 512.0 KiB).\n"),
+              std::string::npos);
+    summary.output_bytes = 0;  // a split that does not add up (an older store) is not shown
+    EXPECT_NE(table_report(summary, TableOptions{}).find("artifacts  3.0 MiB kept\n"), std::string::npos);
+}
+
+TEST(TableReport, VsDefaultWithoutAnIntervalIsTheFactorAlone) {
+    StudySummary summary = testing::sample_summary();
+    for (auto& e : summary.evaluations) e.timing.ci_low_s = e.timing.ci_high_s = 0;
+    std::string text = table_report(summary, TableOptions{});
+    EXPECT_NE(text.find("  1.25×  "), std::string::npos) << text;
+    EXPECT_EQ(text.find("1.25× ["), std::string::npos) << text;
 }
 
 TEST(Render, UnknownFormatListsTheValidOnes) {

@@ -63,14 +63,19 @@ JobId QueueExecutor::wait_any(const std::vector<JobId>& jobs) {
     }
 }
 
+std::optional<JobId> QueueExecutor::take_local_id(JobId job) {
+    auto local = local_ids_.find(job);
+    if (local == local_ids_.end()) return std::nullopt;
+    JobId inner = local->second;
+    local_ids_.erase(local);
+    return inner;
+}
+
 BuiltCandidate QueueExecutor::take_build(JobId job) {
     std::unique_lock lock(mutex_);
-    auto local = local_ids_.find(job);
-    if (local != local_ids_.end()) {
-        JobId inner = local->second;
-        local_ids_.erase(local);
+    if (std::optional<JobId> inner = take_local_id(job)) {
         lock.unlock();
-        return local_.take_build(inner);
+        return local_.take_build(*inner);
     }
     Remote remote = std::move(remote_.at(job));
     remote_.erase(job);
@@ -87,12 +92,9 @@ BuiltCandidate QueueExecutor::take_build(JobId job) {
 
 Evaluation QueueExecutor::take_measurement(JobId job) {
     std::unique_lock lock(mutex_);
-    auto local = local_ids_.find(job);
-    if (local != local_ids_.end()) {
-        JobId inner = local->second;
-        local_ids_.erase(local);
+    if (std::optional<JobId> inner = take_local_id(job)) {
         lock.unlock();
-        return local_.take_measurement(inner);
+        return local_.take_measurement(*inner);
     }
     Evaluation evaluation = std::move(*remote_.at(job).evaluation);
     remote_.erase(job);

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "study/evaluation_executor.hpp"
 #include "study/local_executor.hpp"
@@ -47,6 +48,8 @@ public:
     }
 
 private:
+    /// Removes and returns local_'s id for job when the job runs locally (mutex_ held).
+    std::optional<JobId> take_local_id(JobId job);
     struct Remote {
         Route route;
         std::future<BuiltCandidate> built;

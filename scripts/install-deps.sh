@@ -8,6 +8,7 @@ packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
           python3-optuna   # bench/optuna_peer.py, the TPE peer of the strategies
           python3-yaml     # deploy/check-manifests.sh
           slurm-wlm munge  # the Slurm job array of workers test (a throwaway single-node cluster)
+          tcl              # tclsh makes SQLite's amalgamation (examples/sqlite/fetch.sh)
           dpkg-dev)        # apt-get source unpacks with dpkg-source (examples/bzip2/fetch.sh)
 # deploy/check-manifests.sh validates the Kubernetes manifest offline with kubectl; any kubectl
 # will do (another package may provide it), so Debian's is installed only when none is there.

@@ -26,6 +26,7 @@
 #include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"
 #include "study/process_tracking.hpp"
+#include "study/study_notes.hpp"
 #include "study/study_opening.hpp"
 #include "study/winner_minimizer.hpp"
 #include "util/files.hpp"
@@ -107,7 +108,9 @@ StudySummary StudyRunner::run() {
     if (queue_) queue_->close();
     if (ledger.added() || !store->read_outcome()) confirm(evaluator, baseline, ledger, *store);
     keeper.finish(ledger.evaluations(), store->read_outcome());
-    return summarize(ledger, keeper);
+    StudySummary summary = summarize(ledger, keeper);
+    record_study_notes(*store, summary, spec.accuracy.metric);  // on the open store: no second open
+    return summary;
 }
 
 void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {

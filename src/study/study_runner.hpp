@@ -46,7 +46,8 @@ public:
     /// Sets where candidates are evaluated (the default: this machine).
     void use_executor(ExecutorFactory factory) { executor_factory_ = std::move(factory); }
 
-    /// Runs (or with options.resume continues) the study and returns its summary. Throws
+    /// Runs (or with options.resume continues) the study, stores the summary's notes
+    /// (record_study_notes) and returns the summary. Throws
     /// FingerprintMismatch, UsageError (a --continue whose search differs), Interrupted (state
     /// saved; the message says what remains), RuntimeFailure (the default failed and no golden
     /// reference exists).

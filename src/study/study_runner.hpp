@@ -60,7 +60,7 @@ private:
     void evaluate_default(Scheduler& scheduler, StudyLedger& ledger);
     void require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler);
     void confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger, StudyStore& store);
-    StudySummary summarize(const StudyLedger& ledger, const ArtifactKeeper& keeper) const;
+    StudySummary summarize(const StudyStore& store, const StudyLedger& ledger, const ArtifactKeeper& keeper) const;
 
     StudySetup& setup_;
     TuneOptions options_;
@@ -75,8 +75,11 @@ private:
     ExecutorFactory executor_factory_;
 };
 
-/// The summary of the study stored at store (report, and the end of tune).
+/// The summary of the study stored at store (report); opens it read-only.
 StudySummary load_study_summary(const StoreLocation& store);
+
+/// The summary of the study in an open store (the end of tune, on the writer's own connection).
+StudySummary summarize_store(const StudyStore& store);
 
 /// Where options say the study lives: --store URL (the study --study, else the spec's name),
 /// else the SQLite file of paths.

@@ -8,8 +8,9 @@
 // changes is the median number of non-default values of that route (the optimum's in brackets).
 // With --serve S it serves landscape seed S to another tuner (bench/optuna_peer.py) instead:
 // one JSON line with the space, then for each route read from stdin ("-k001=on -p000=8"), a
-// line "STATUS MEDIAN TRUE_SPEEDUP".
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide] [--serve S]
+// line "STATUS MEDIAN TRUE_SPEEDUP". --diagnose prints, for each pick, the changes of the
+// optimum that matter and that the pick lacks (what they would gain, whether they were built).
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide] [--serve S] [--diagnose]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -53,6 +54,28 @@ Pick pick_at(const std::vector<Observation>& history, std::size_t builds, const 
 
 constexpr std::size_t kMaxTrials = 400;
 
+/// Prints, on stderr, each change of the landscape's essential route that pick lacks: what
+/// adding it to pick would gain, what it gains alone, and whether history ever built it.
+void print_missing(const std::vector<Observation>& history, const Pick& pick, const SyntheticLandscape& landscape) {
+    double base = landscape.true_time(Route{}), best = 1;
+    for (const auto& obs : history)
+        if (obs.status == Status::Ok) best = std::max(best, base / landscape.true_time(obs.route));
+    std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f\n", pick.true_speedup, best, landscape.best_speedup());
+    for (const auto& [knob, value] : landscape.essential_route().assignments()) {
+        auto held = pick.route.get(knob);
+        if (held && *held == value) continue;
+        Route with = pick.route, alone;
+        with.set(knob, value);
+        alone.set(knob, value);
+        bool tried = false, built = false;
+        for (const auto& obs : history)
+            if (auto v = obs.route.get(knob); v && *v == value) tried = true, built |= obs.status == Status::Ok;
+        std::fprintf(stderr, "  missing %s=%s (pick: %s): gains %.4f added, %.4f alone; tried %d, built %d\n", knob.c_str(),
+                     value.c_str(), held ? held->c_str() : "default", std::log(landscape.true_time(pick.route) / landscape.true_time(with)),
+                     std::log(base / landscape.true_time(alone)), int(tried), int(built));
+    }
+}
+
 /// Answers route queries on stdin for an outside tuner; see the usage above.
 int serve_landscape(const SyntheticLandscape& landscape) {
     nlohmann::json space;
@@ -95,6 +118,7 @@ int main(int argc, char** argv) {
     std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0;
     double target = 0.95;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
+    bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--knobs")) knobs = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--seeds")) seeds = std::strtoul(argv[i + 1], nullptr, 10);
@@ -103,6 +127,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--strategies")) list = argv[i + 1];
         else if (!std::strcmp(argv[i], "--shape")) shape = argv[i + 1];
         else if (!std::strcmp(argv[i], "--serve")) serve = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -158,6 +183,7 @@ int main(int argc, char** argv) {
             Pick pick = pick_at(run.history, std::min(fifth, budget), landscape);
             true_fifth.push_back(pick.true_speedup / landscape.best_speedup());
             changes.push_back(static_cast<double>(pick.route.assignments().size()));
+            if (diagnose) print_missing(run.history, pick, landscape);
             MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape), kMaxTrials);
             minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
             minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());

@@ -10,6 +10,7 @@
 #include "routetune/error.hpp"
 #include "util/files.hpp"
 #include "util/process.hpp"
+#include "util/remembered_run.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -33,6 +34,7 @@ CompilerIdentity identify_compiler(const std::string& adapter, const std::string
         throw UsageError("compiler '" + program + "' (" + identity.path + ") could not be run: " +
                          (result.error.empty() ? tail_of(result.err, 400) : result.error));
     }
+    remember_run(spec, result);  // the fingerprint asks the same right after (eval/fingerprint)
     std::string text = result.out.empty() ? result.err : result.out;
     identity.version = text.substr(0, text.find('\n'));
     identity.binary_sha256 = sha256_file(resolved).value_or("");

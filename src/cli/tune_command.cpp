@@ -13,7 +13,6 @@
 #include "govern/artifact_evidence.hpp"
 #include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
-#include "study/study_notes.hpp"
 #include "study/study_opening.hpp"
 #include "study/study_runner.hpp"
 #include "report/progress_line.hpp"
@@ -177,7 +176,6 @@ int run(TuneArguments& arguments) {
     std::string winner = summary.winner ? "; winner " + summary.winner->route.to_string() : "";
     audit_tune(arguments, runner, setup, "tune-finished", std::string(to_string(summary.outcome)) + winner);
     writer.finish(progress_counters(summary));
-    record_study_notes(*StudyStore::open(study_store_location(options, setup.spec.name, runner.paths())), summary, setup.spec.accuracy.metric);
     std::cout << render_summary(summary, arguments.json ? "json" : "table", setup.spec.accuracy.metric, arguments.wide);
     print_cautions(summary, setup.spec);
     if (!options.output.empty()) {

@@ -1,6 +1,7 @@
 // The real SystemProbe: files through std::ifstream, hashes through sha256_file, programs
-// through find_executable and run_process (argv only, a 20 s timeout, output capped), and
-// uname(2) for the kernel release and machine.
+// through find_executable and run_process (argv only, a 20 s timeout, output capped; a run
+// another asker of this process has just made of the same command is taken from
+// util/remembered_run instead), and uname(2) for the kernel release and machine.
 #include <sys/utsname.h>
 
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include "eval/fingerprint.hpp"
 #include "util/process.hpp"
+#include "util/remembered_run.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -38,7 +40,8 @@ public:
         spec.timeout_s = kProbeTimeoutS;
         spec.output_cap = 1 << 16;
         spec.env.emplace("LC_ALL", std::string(1, 'C'));
-        ProcessResult result = run_process(spec);
+        std::optional<ProcessResult> remembered = take_remembered_run(spec);  // e.g. the compiler's --version
+        ProcessResult result = remembered ? std::move(*remembered) : run_process(spec);
         if (!result.succeeded()) return std::nullopt;
         std::string output = std::move(result.out);
         output.append(result.err);

@@ -27,12 +27,12 @@
 // to the change that breaks it within a few builds (group testing: a failure of the incumbent
 // plus one change blames that change outright), instead of being retried in ever new company
 // (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
-// In spaces of 800 knobs or more, one model-phase proposal in six (when the last build did
-// not fail) is a sink: the best route with every change the model expects to gain and, with
-// probability 1/2 each, values that have built and that the model does not expect to cost
-// time; values that pay only together (pairs, triples) can only be found in such large
-// routes, since a screening group holds a given pair with a probability of about
-// (group / knobs)^2. Sinks make winners large; `tune --minimize` shrinks them afterwards.
+// In spaces of 800 knobs or more the groups of step (3) are replaced by growth (GrowthSearch):
+// the incumbent takes every value that builds and does not cost time, group by group, and a
+// group that fails or is slower is halved until its culprit is alone, so that values that pay
+// only together (pairs, triples) meet in one route; a screening group holds a given pair with a
+// probability of about (group / knobs)^2. The model phase starts when growth is done. Growth
+// makes winners large; `tune --minimize` shrinks them afterwards.
 // Small spaces (32 points or fewer) are enumerated. The anchor is a function of the first
 // stage's results and the draws are seeded by (seed, observations so far), so --continue
 // replays them.
@@ -43,6 +43,7 @@
 
 #include "search/additive_model.hpp"
 #include "search/feasibility_model.hpp"
+#include "search/growth_search.hpp"
 #include "search/search_rng.hpp"
 #include "search/search_space.hpp"
 #include "search/strategies.hpp"
@@ -63,14 +64,12 @@ constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2%
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
 constexpr std::uint32_t kScreenAllBelow = 10;  // a dominant knob with fewer choices is screened whole first
 constexpr std::uint32_t kDominantSample = 6;   // else this many of its values, on the anchor
-constexpr std::size_t kSinkFrom = 800;      // spaces of this many knobs or more get sink proposals
-constexpr std::size_t kSinkEvery = 6;       // one in this many model-phase proposals is a sink
-constexpr double kSinkFeasible = 0.97;      // a sink takes values with at least this P(feasible)
+constexpr std::size_t kGrowFrom = 800;      // spaces of this many knobs or more are grown, not grouped
 
 class AutoStrategy : public Strategy {
 public:
     AutoStrategy(const Expression& expression, const StrategyOptions& options)
-        : space_(expression), options_(options) {
+        : space_(expression), options_(options), growth_(space_, growable_dims(), options.seed) {
         BigCount size = space_.size();
         if (size.fits_u64() && size.to_u64() <= kEnumerateBelow) enumerate_ = size.to_u64();
         first_stage_ = first_stage_points();
@@ -98,6 +97,11 @@ public:
         if (!anchor) return out;  // a first-stage route is still being measured
         for (const Point& point : second_stage_points(*anchor)) accept(point);
         if (!out.empty()) return out;
+        if (wide()) {
+            if (auto start = growth_start(taken, *anchor))
+                for (const Point& point : growth_.propose(taken, *start, max_count)) accept(point);
+            if (!out.empty()) return out;
+        }
         const Observation* reference = taken.finished_observation(space_.baseline());
         if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
         AdditiveModel model(space_, taken, reference->median_s, kPriorSd);
@@ -106,8 +110,6 @@ public:
         std::size_t halvings = std::min<std::size_t>(trailing_failures(taken), 3);
         Effects mean = model.mean();
         SearchRng rng(options_.seed, 0x6175746fULL + taken.taken.size());
-        if (space_.dimensions() >= kSinkFrom && halvings == 0 && taken.taken.size() % kSinkEvery == 0)
-            accept(sink(incumbent, mean, feasibility, rng));
         for (std::size_t slot = out.size(); slot < max_count; ++slot) {
             bool found = false;
             Point start = exploit(incumbent, mean, feasibility, kMaxExploitChanges >> halvings);
@@ -138,6 +140,33 @@ public:
 private:
     static bool contains(const std::vector<Point>& points, const Point& point) {
         return std::find(points.begin(), points.end(), point) != points.end();
+    }
+
+    bool wide() const { return space_.dimensions() >= kGrowFrom; }
+
+    /// The knobs growth may change: all but the dominant ones, in wide spaces only.
+    std::vector<std::size_t> growable_dims() const {
+        std::vector<std::size_t> dims;
+        if (space_.dimensions() < kGrowFrom) return dims;
+        for (std::size_t d = 0; d < space_.dimensions(); ++d)
+            if (!dominant(d)) dims.push_back(d);
+        return dims;
+    }
+
+    /// Where growth starts: the fastest Ok route of the anchor and the second stage once all
+    /// of them are finished; nullopt while one is pending.
+    std::optional<Point> growth_start(const PointHistory& taken, const Point& anchor) const {
+        Point start = anchor;
+        const Observation* best = taken.finished_observation(anchor);
+        if (best == nullptr) return std::nullopt;
+        for (const Point& point : second_stage_points(anchor)) {
+            const Observation* obs = taken.finished_observation(point);
+            if (obs == nullptr) return std::nullopt;
+            if (obs->status == Status::Ok && (best->status != Status::Ok || obs->median_s < best->median_s))
+                best = obs, start = point;
+        }
+        if (best->status != Status::Ok || best->median_s <= 0) return std::nullopt;
+        return start;
     }
 
     bool dominant(std::size_t d) const {
@@ -194,6 +223,7 @@ private:
                 points.push_back(point);
             }
         }
+        if (wide()) return points;  // growth tests the other knobs
         std::size_t group = group_size();
         for (std::size_t i = grouped.size(); i > 1; --i) std::swap(grouped[i - 1], grouped[rng.below(i)]);
         for (std::size_t start = 0; start < grouped.size(); start += group) {
@@ -298,26 +328,6 @@ private:
         return point;
     }
 
-    /// incumbent with every change the model expects to gain, and each value that it does not
-    /// expect to cost time and that has built, with probability 1/2 (synergies hide there).
-    Point sink(const Point& incumbent, const Effects& mean, const FeasibilityModel& feasibility, SearchRng& rng) const {
-        Point point = incumbent;
-        for (std::size_t d = 0; d < space_.dimensions(); ++d) {
-            std::uint32_t best = incumbent[d];
-            std::vector<std::uint32_t> neutral;
-            double best_delta = -0.003;
-            for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
-                if (c == incumbent[d] || feasibility.value(d, c) < kSinkFeasible) continue;
-                double delta = mean[d][c] - mean[d][incumbent[d]];
-                if (delta < best_delta) best_delta = delta, best = c;
-                if (delta < 0.002) neutral.push_back(c);
-            }
-            if (best != incumbent[d]) point[d] = best;
-            else if (!neutral.empty() && rng.unit() < 0.5) point[d] = neutral[rng.below(neutral.size())];
-        }
-        return point;
-    }
-
     /// Failed evaluations at the end of the history (since the last Ok one).
     static std::size_t trailing_failures(const PointHistory& taken) {
         std::size_t n = 0;
@@ -338,6 +348,7 @@ private:
     StrategyOptions options_;
     std::uint64_t enumerate_ = 0;
     std::vector<Point> first_stage_;
+    GrowthSearch growth_;
 };
 
 }  // namespace

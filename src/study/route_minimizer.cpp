@@ -1,8 +1,10 @@
-// ddmin over the winner's changes (the knobs whose value differs from the baseline's): split
-// the remaining changes into n chunks in the given order, try putting each chunk back to the
-// baseline; the first removal that the judge accepts is kept and the search restarts with n
-// - 1 chunks (at least 2); when no chunk can go, n doubles, until the chunks are single
-// changes that all stay. Every candidate is judged against the winner itself, not against
+// Delta debugging over the winner's changes (the knobs whose value differs from the
+// baseline's), in passes: split the remaining changes into chunks in the given order (two in
+// the first pass), try putting each chunk back to the baseline in turn, keep every removal the
+// judge accepts and go on with the next chunk (a chunk that stayed is not retried in the same
+// pass, so a pass costs one trial per chunk); each pass halves the chunks, until a pass of
+// single changes removes nothing. With k changes that matter among N, a pass keeps at most k
+// chunks, so the whole costs about 2k log2(N) trials, not one per change. Every candidate is judged against the winner itself, not against
 // the route of the previous step, so removals that each cost a little within the noise
 // cannot add up to a large loss: a candidate that is slower than the winner with confidence
 // is refused however it was reached. A candidate that fails (a change needs another) costs
@@ -43,30 +45,30 @@ MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const 
     MinimizedRoute result;
     result.route = winner;
     std::vector<std::string> changes = changes_of(winner, baseline, order);
-    std::size_t n = 2;
-    while (!changes.empty()) {
-        n = std::min(n, changes.size());
-        std::size_t size = (changes.size() + n - 1) / n;
+    for (std::size_t n = 2; !changes.empty();) {
+        std::size_t size = (changes.size() + std::min(n, changes.size()) - 1) / std::min(n, changes.size());
         bool removed = false;
-        for (std::size_t start = 0; start < changes.size() && !removed; start += size) {
+        for (std::size_t start = 0; start < changes.size();) {
             if (result.trials == max_trials) {
                 result.cut_short = true;
                 return result;
             }
-            std::vector<std::string> chunk(changes.begin() + static_cast<std::ptrdiff_t>(start),
-                                           changes.begin() + static_cast<std::ptrdiff_t>(std::min(start + size, changes.size())));
+            auto first = changes.begin() + static_cast<std::ptrdiff_t>(start);
+            auto last = changes.begin() + static_cast<std::ptrdiff_t>(std::min(start + size, changes.size()));
+            std::vector<std::string> chunk(first, last);
             Route candidate = without(result.route, baseline, chunk);
             ++result.trials;
-            if (costs_time(winner, candidate)) continue;
+            if (costs_time(winner, candidate)) {
+                start += size;
+                continue;
+            }
             result.route = candidate;
             result.removed.insert(result.removed.end(), chunk.begin(), chunk.end());
-            changes.erase(changes.begin() + static_cast<std::ptrdiff_t>(start),
-                          changes.begin() + static_cast<std::ptrdiff_t>(start + chunk.size()));
+            changes.erase(first, last);
             removed = true;
         }
-        if (removed) n = std::max<std::size_t>(n - 1, 2);
-        else if (n >= changes.size()) break;
-        else n = std::min(2 * n, changes.size());
+        if (size == 1 && !removed) break;
+        if (size > 1) n = 2 * n;
     }
     return result;
 }

@@ -26,6 +26,7 @@
 #include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"
 #include "study/process_tracking.hpp"
+#include "study/study_notes.hpp"
 #include "study/study_opening.hpp"
 #include "study/winner_minimizer.hpp"
 #include "util/files.hpp"
@@ -107,7 +108,9 @@ StudySummary StudyRunner::run() {
     if (queue_) queue_->close();
     if (ledger.added() || !store->read_outcome()) confirm(evaluator, baseline, ledger, *store);
     keeper.finish(ledger.evaluations(), store->read_outcome());
-    return summarize(ledger, keeper);
+    StudySummary summary = summarize(*store, ledger, keeper);
+    record_study_notes(*store, summary, spec.accuracy.metric);  // on the open store: no second open
+    return summary;
 }
 
 void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
@@ -137,7 +140,7 @@ void StudyRunner::require_usable_default(const StudyLedger& ledger, StudyStore& 
 void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger,
                           StudyStore& store) {
     std::map<std::string, std::string> pinned;
-    if (options_.measure_lanes > 1) pinned["CUDA_VISIBLE_DEVICES"] = "0";  // every confirmation run on one GPU
+    if (options_.measure_lanes > 1) pinned.emplace("CUDA_VISIBLE_DEVICES", "0");  // every confirmation run on one GPU
     ConfirmationRunner confirmation(evaluator, baseline, setup_.spec.timing, pinned);
     if (confirmation_progress_) {
         confirmation.on_progress([this, &ledger](ConfirmationProgress p) {
@@ -153,8 +156,8 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     store.record_outcome(outcome);
 }
 
-StudySummary StudyRunner::summarize(const StudyLedger& ledger, const ArtifactKeeper& keeper) const {
-    StudySummary summary = load_study_summary(where_);
+StudySummary StudyRunner::summarize(const StudyStore& store, const StudyLedger& ledger, const ArtifactKeeper& keeper) const {
+    StudySummary summary = summarize_store(store);
     summary.wall_s = ledger.elapsed_s();
     ArtifactBytes kept = keeper.bytes_by_kind();
     summary.binary_bytes = kept.binaries;

@@ -46,7 +46,8 @@ public:
     /// Sets where candidates are evaluated (the default: this machine).
     void use_executor(ExecutorFactory factory) { executor_factory_ = std::move(factory); }
 
-    /// Runs (or with options.resume continues) the study and returns its summary. Throws
+    /// Runs (or with options.resume continues) the study, stores the summary's notes
+    /// (record_study_notes) and returns the summary. Throws
     /// FingerprintMismatch, UsageError (a --continue whose search differs), Interrupted (state
     /// saved; the message says what remains), RuntimeFailure (the default failed and no golden
     /// reference exists).
@@ -59,7 +60,7 @@ private:
     void evaluate_default(Scheduler& scheduler, StudyLedger& ledger);
     void require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler);
     void confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger, StudyStore& store);
-    StudySummary summarize(const StudyLedger& ledger, const ArtifactKeeper& keeper) const;
+    StudySummary summarize(const StudyStore& store, const StudyLedger& ledger, const ArtifactKeeper& keeper) const;
 
     StudySetup& setup_;
     TuneOptions options_;
@@ -74,8 +75,11 @@ private:
     ExecutorFactory executor_factory_;
 };
 
-/// The summary of the study stored at store (report, and the end of tune).
+/// The summary of the study stored at store (report); opens it read-only.
 StudySummary load_study_summary(const StoreLocation& store);
+
+/// The summary of the study in an open store (the end of tune, on the writer's own connection).
+StudySummary summarize_store(const StudyStore& store);
 
 /// Where options say the study lives: --store URL (the study --study, else the spec's name),
 /// else the SQLite file of paths.

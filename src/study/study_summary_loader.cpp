@@ -50,9 +50,12 @@ StoreLocation study_store_location(const TuneOptions& options, const std::string
 StudySummary load_study_summary(const StoreLocation& cache) {
     if (!cache.is_postgres() && !std::filesystem::exists(cache.text))
         throw UsageError("no study cache at " + cache.text);
-    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(cache);
+    return summarize_store(*StudyStore::open_read_only(cache));
+}
+
+StudySummary summarize_store(const StudyStore& store) {
     StudySummary summary;
-    if (auto header = store->read_header()) {
+    if (auto header = store.read_header()) {
         summary.study = header->name;
         summary.spec_path = header->spec_path;
         summary.search = header->mode;
@@ -64,18 +67,18 @@ StudySummary load_study_summary(const StoreLocation& cache) {
             }
         }
     }
-    summary.evaluations = store->evaluations();
+    summary.evaluations = store.evaluations();
     summary.wall_s = evaluation_span_s(summary.evaluations);
-    apply_study_notes(*store, summary);
+    apply_study_notes(store, summary);
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
     }
     for (const auto& e : summary.evaluations) {
         if (!summary.default_evaluation && e.phase == "default" && e.status != Status::Pending) summary.default_evaluation = e;
     }
-    if (auto confirmation = store->read_confirmation()) summary.confirmations = confirmation->candidates;
+    if (auto confirmation = store.read_confirmation()) summary.confirmations = confirmation->candidates;
     summary.outcome = Outcome::Unfinished;
-    if (auto outcome = store->read_outcome()) {
+    if (auto outcome = store.read_outcome()) {
         summary.outcome = outcome->outcome;
         if (outcome->winner) {
             Confirmation winner;

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/cli_harness.hpp"
+#include "util/sha256.hpp"
+#include "util/text.hpp"
 
 namespace routetune::e2e {
 namespace {
@@ -154,6 +156,36 @@ TEST(TuneCli, ReportReadsTheSameStudyBack) {
     EXPECT_EQ(reported.at("counts"), tuned.at("counts"));
     CliResult md = run_cli({"report", ".routetune/fake_timed.sqlite", "--format", "markdown"}, specs);
     EXPECT_NE(md.out.find("| -O=3"), std::string::npos) << md.out;
+}
+
+// Start-up asks the compiler once: the catalog cache's key and the fingerprint share the answer.
+TEST(TuneCli, TheCompilerIsAskedItsVersionOnce) {
+    fs::path specs = scratch_specs();
+    ASSERT_EQ(run_cli({"tune", "fake_timed.toml", "--dry-run"}, specs).exit_code, 0);  // the catalog is cached
+    fs::path log = specs / "cc.log";
+    json s = summary_of(run_cli({"tune", "fake_timed.toml", "--json"}, specs, {{"FAKE_CC_LOG", log.string()}}));
+    EXPECT_EQ(s.at("outcome"), "improved");
+    std::size_t asked = 0;
+    std::size_t builds = 0;
+    std::string calls = read_file(log).value_or("");
+    for (std::string_view line : split_lines(calls)) {
+        asked += line == "--version";
+        builds += line.find(" -o ") != std::string::npos;
+    }
+    EXPECT_EQ(asked, 1u);
+    EXPECT_EQ(builds, 7u);
+}
+
+// The notes are written before the store closes, so the audit's hash is of the final file.
+TEST(TuneCli, TheFinishedAuditEntryHashesTheStoreAsItIsLeft) {
+    fs::path specs = scratch_specs();
+    ASSERT_EQ(run_cli({"tune", "fake_timed.toml"}, specs).exit_code, 0);
+    std::string audit = read_file(specs / ".routetune/fake_timed.sqlite.audit.jsonl").value_or("");
+    std::vector<std::string_view> lines = split_lines(audit);
+    ASSERT_FALSE(lines.empty());
+    json last = json::parse(lines.back());
+    ASSERT_EQ(last.at("action"), "tune-finished");
+    EXPECT_EQ(last.at("evidence").at("store_sha256"), sha256_file(specs / ".routetune/fake_timed.sqlite").value_or("?"));
 }
 
 TEST(TuneCli, KeepArtifactsKeepsEveryEvaluatedBuild) {

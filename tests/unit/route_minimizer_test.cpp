@@ -26,6 +26,20 @@ TEST(RouteMinimizer, KeepsOnlyTheChangesWhoseRemovalCostsTime) {
     EXPECT_LT(minimal.trials, 60u);  // delta debugging, not one trial per change
 }
 
+TEST(RouteMinimizer, AWideWinnerWithFewChangesThatMatterShrinksInFewTrials) {
+    Route winner = wide_winner(900);
+    auto matters = [](const Route& route, int k) { return route.get("-k" + std::to_string(k)).has_value(); };
+    auto judge = [&](const Route&, const Route& candidate) {
+        for (int k = 7; k < 900; k += 35)
+            if (!matters(candidate, k)) return true;
+        return false;
+    };
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 2000);
+    EXPECT_EQ(minimal.route.assignments().size(), 26u);
+    EXPECT_FALSE(minimal.cut_short);
+    EXPECT_LT(minimal.trials, 400u);  // about 2k log2(N) = 2 x 26 x 10; one trial per change would be 900
+}
+
 TEST(RouteMinimizer, AChangeOfAValueTheBaselineSetsGoesBackToTheBaselineValue) {
     Route baseline = Route::parse("-O=2");
     Route winner = Route::parse("-O=3 -fa=on -fb=on");

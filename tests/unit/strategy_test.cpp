@@ -6,6 +6,7 @@
 #include <set>
 
 #include "routetune/error.hpp"
+#include "axis_builder.hpp"
 #include "routetune/strategy.hpp"
 #include "search/budget.hpp"
 #include "search/feasibility_model.hpp"
@@ -16,13 +17,6 @@
 namespace routetune {
 namespace {
 
-Axis axis(std::string knob, std::vector<std::string> values, std::string default_value) {
-    Axis a;
-    a.knob = std::move(knob);
-    a.values = ValueList::of(std::move(values));
-    a.default_value = std::move(default_value);
-    return a;
-}
 
 // -a on|off (default off), -b x|y|z (default x), -c 1|2 (default unknown), -f fixed to 3.
 Expression small_expression() {

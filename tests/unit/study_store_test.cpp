@@ -207,6 +207,31 @@ std::string open_error(const fs::path& path, bool read_only = false) {
     return {};
 }
 
+// A new store is built whole beside its path and renamed into place; what an interrupted
+// creation left under "<store>.creating" is replaced, and nothing is left under that name.
+TEST_F(StudyStoreTest, ANewStoreIsCreatedInOnePiece) {
+    fs::create_directories(path_.parent_path());
+    fs::path building = path_.string() + ".creating";
+    { std::ofstream(building) << ""; }  // an empty leftover, as a crash before the schema leaves it
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open_fresh(path_, {});
+        EXPECT_EQ(store->opened_schema_version(), 0);
+        EXPECT_FALSE(fs::exists(building));
+        store->write_header(sample_header());
+    }
+    EXPECT_FALSE(fs::exists(building));
+    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(path_);
+    EXPECT_EQ(store->read_header(), sample_header());
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* statement = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nullptr);
+    ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)), "wal");
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+}
+
 TEST_F(StudyStoreTest, NewerSchemaIsRefused) {
     StudyStore::open(path_)->record(sample_evaluation("-O=1"));
     set_schema_version(path_, "99");

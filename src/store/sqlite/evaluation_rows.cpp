@@ -118,23 +118,6 @@ std::vector<std::int64_t> insert_all(SqliteDb& db, const std::vector<const Evalu
     return ids;
 }
 
-// synchronous = NORMAL while it lives; FULL again afterwards, also when an exception leaves.
-class WeakSync {
-public:
-    explicit WeakSync(SqliteDb& db) : db_(db) { db_.exec("PRAGMA synchronous = NORMAL"); }
-    ~WeakSync() {
-        try {
-            db_.exec("PRAGMA synchronous = FULL");
-        } catch (...) {
-        }
-    }
-    WeakSync(const WeakSync&) = delete;
-    WeakSync& operator=(const WeakSync&) = delete;
-
-private:
-    SqliteDb& db_;
-};
-
 }  // namespace
 
 std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::string& phase, const std::string& started_at) {

@@ -5,8 +5,8 @@
 // timeout lets a reader and the writer wait for each other instead of failing. One process
 // writes a study at a time: a writer takes the flock on "<store>.lock" (writer_lock.cpp) before
 // it looks at the store, then checks that the file is routetune's (store_file.cpp), moves an
-// earlier study aside when asked to start afresh, and only then lets SQLite open or create
-// it. Readers take no lock; they open with mode=ro (immutable on a read-only medium).
+// earlier study aside when asked to start afresh, creates a new store in one piece where none
+// is (store_file.cpp), and only then lets SQLite open it. Readers take no lock; they open with mode=ro (immutable on a read-only medium).
 #include "store/sqlite/sqlite_study_store.hpp"
 
 #include <sqlite3.h>
@@ -69,10 +69,12 @@ std::unique_ptr<SqliteStudyStore::Impl> open_writer(const std::filesystem::path&
     WriterLock lock = WriterLock::acquire(path);
     StoreFile kind = check_store_file(path);
     std::string moved = fresh ? move_store_aside(path, kind == StoreFile::Routetune, companions) : "";
+    bool created = check_store_file(path) == StoreFile::Absent && create_store_file(path);
     auto impl = std::make_unique<SqliteStudyStore::Impl>(path, std::move(lock), false, true, false);
     impl->moved_aside_to = moved;
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, false);
+    if (created) impl->opened_version = 0;
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     impl->db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
     return impl;
@@ -99,9 +101,12 @@ std::string SqliteStudyStore::moved_aside_to() const { return impl_->moved_aside
 int SqliteStudyStore::opened_schema_version() const { return impl_->opened_version; }
 
 // Notes live in the meta table beside schema_version, under "note:<key>", so they need no
-// schema change and older stores simply have none.
+// schema change and older stores simply have none. A note is not fsync'ed (it only repeats what
+// tune printed; kill -9 keeps it, a power loss may lose it like a missing note of an older
+// store): the next durable commit, or the checkpoint when the store closes, syncs it.
 void SqliteStudyStore::write_note(const std::string& key, const std::string& value) {
     std::lock_guard lock(impl_->mutex);
+    WeakSync weak(impl_->db);
     auto statement = impl_->db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
     statement.bind(1, "note:" + key).bind(2, value);
     statement.run();

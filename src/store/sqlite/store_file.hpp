@@ -17,6 +17,12 @@ enum class StoreFile { Absent, Empty, Routetune };
 /// non-regular file, a file that is not an SQLite database and a database of another application.
 StoreFile check_store_file(const std::filesystem::path& path);
 
+/// Creates a new store at path, where nothing is (nor its -wal or -shm), in one piece: built
+/// as "<path>.creating" without any sync (schema, application id, WAL mode), then fsync'ed,
+/// renamed into place (never over a file) and the folder fsync'ed, so a crash leaves either no
+/// store or a whole empty one. Returns false, creating nothing, when a -wal or -shm is there.
+bool create_store_file(const std::filesystem::path& path);
+
 /// Renames the store at path (when include_store), its -wal and -shm, and each companion that
 /// exists to "<name>.<UTC time>.old", never over an existing file; throws RuntimeFailure when a
 /// rename fails (what was renamed before stays renamed, under the same suffix). Returns the

@@ -1,5 +1,5 @@
 // The private state of a SqliteStudyStore, shared by its implementation files: the connection, the
-// mutex that serializes its users, and a transaction guard.
+// mutex that serializes its users, a transaction guard and a guard of commits that are not fsync'ed.
 #pragma once
 
 #include <mutex>
@@ -46,6 +46,25 @@ public:
 private:
     SqliteDb& db_;
     bool done_ = false;
+};
+
+/// synchronous = NORMAL while it lives (a commit reaches the kernel, not the disk: kill -9 keeps
+/// it, a power loss may not); FULL again afterwards, also when an exception leaves.
+class WeakSync {
+public:
+    /// Switches db to synchronous = NORMAL.
+    explicit WeakSync(SqliteDb& db) : db_(db) { db_.exec("PRAGMA synchronous = NORMAL"); }
+    ~WeakSync() {
+        try {
+            db_.exec("PRAGMA synchronous = FULL");
+        } catch (...) {
+        }
+    }
+    WeakSync(const WeakSync&) = delete;
+    WeakSync& operator=(const WeakSync&) = delete;
+
+private:
+    SqliteDb& db_;
 };
 
 }  // namespace routetune

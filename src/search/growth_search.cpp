@@ -1,0 +1,306 @@
+// Growth, auto's screening in wide spaces. Why: when the gain is spread over many knobs (many
+// values of 2-5% each, pairs and triples of values that gain only together), a screening that
+// estimates each value's effect needs several clean builds per value, and a group of random
+// values fails as soon as it holds one of the 1-3% of values that break the build. Most values
+// do nothing, so holding them costs nothing: growth instead keeps every value that builds and
+// does not cost time. It starts from the anchor (the incumbent) and, one group of new values
+// at a time, builds the incumbent plus the group. A group that builds and is not slower than
+// its base beyond its noise (0.8 x the sum of both intervals' half-widths in log time) becomes
+// the new incumbent, so gains add up and a pair or triple pays as soon as its last member
+// joins. A group that fails or is slower holds a culprit: it is cut in halves, the first half
+// is built on the incumbent (a clean half joins it; the culprit is then in the second half; a
+// bad first half sends the second back to the pool untested), until the culprit is alone and
+// blamed, never proposed again. The first pass takes one value per knob, in a seeded order;
+// later values of a knob replace the incumbent's value (a swap) only when that is not slower
+// at all, so a value that gains is not swapped out by noise. Groups hold values of one kind
+// (new knobs or swaps) and at most one value per knob. Everything is replayed from the
+// history on every call: a finished evaluation is read as a test of the values in which it
+// differs from the latest incumbents (the nearest of the last few), so results that come back
+// out of order, from parallel builds, still count; a clean group whose base is no longer the
+// incumbent is merged into the next group.
+#include "search/growth_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <unordered_set>
+
+#include "search/search_rng.hpp"
+
+namespace routetune {
+
+namespace {
+
+using Key = std::uint64_t;  // (dimension << 32) | choice
+
+constexpr std::size_t kGroup = 16;        // new values per group
+constexpr std::size_t kBasesSearched = 4;  // a result is read against this many latest incumbents
+constexpr double kTolerance = 2.5;  // slower: beyond this many sd of the difference from the base
+constexpr double kStepSd = 0.015;   // how far a clean group moves the incumbent's log time, a priori
+constexpr double kFallbackHalfWidth = 0.01;
+constexpr std::size_t kSmallSuspect = 3;  // a later pass starts when no suspect group is larger
+constexpr int kRounds = 2;  // passes over the values; a later pass retries those not held, in new company
+
+Key key_of(std::size_t d, std::uint32_t c) { return (static_cast<Key>(d) << 32) | c; }
+std::size_t dim_of(Key key) { return static_cast<std::size_t>(key >> 32); }
+std::uint32_t choice_of(Key key) { return static_cast<std::uint32_t>(key & 0xffffffffULL); }
+
+/// The variance of obs's measured log time, from its interval (a fallback when it has none).
+double measurement_variance(const Observation& obs) {
+    double half = obs.ci_low_s > 0 && obs.ci_high_s > obs.ci_low_s ? std::log(obs.ci_high_s / obs.ci_low_s) / 2
+                                                                   : kFallbackHalfWidth;
+    return (half / 1.96) * (half / 1.96);
+}
+
+std::vector<Key> first_half(const std::vector<Key>& group) {
+    return {group.begin(), group.begin() + static_cast<std::ptrdiff_t>((group.size() + 1) / 2)};
+}
+
+std::vector<Key> second_half(const std::vector<Key>& group) {
+    return {group.begin() + static_cast<std::ptrdiff_t>((group.size() + 1) / 2), group.end()};
+}
+
+bool same_set(std::vector<Key> a, std::vector<Key> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return a == b;
+}
+
+}  // namespace
+
+struct GrowthSearch::State {
+    struct Base {
+        Point point;
+        double log_time;  // estimated: its measurements filtered along the chain
+        double variance;  // of that estimate
+    };
+    std::vector<Base> chain;                  // incumbents; the current one last
+    std::deque<Key> pool;                     // values to test, next first (left ones are skipped)
+    std::vector<std::vector<Key>> suspects;   // groups known to hold a culprit
+    std::unordered_set<Key> cleared, blamed, left;  // left: taken from the pool
+    std::vector<Key> merge;                   // clean values not yet in the incumbent
+
+    int round = 1;
+
+    const Point& incumbent() const { return chain.back().point; }
+    /// True when a suspect group is larger than kSmallSuspect.
+    bool large_suspect() const {
+        return std::any_of(suspects.begin(), suspects.end(), [](const auto& g) { return g.size() > kSmallSuspect; });
+    }
+    /// True when a value of the pool is still to be tested.
+    bool pool_has_work() const {
+        const Point& now = incumbent();
+        return std::any_of(pool.begin(), pool.end(), [&](Key k) {
+            return !left.count(k) && !blamed.count(k) && now[dim_of(k)] != choice_of(k);
+        });
+    }
+    /// Blames the value of a one-value suspect group.
+    void blame(Key key) { blamed.insert(key); }
+
+    /// The group whose first half is fresh came back clean: its culprit is in the second half.
+    void narrow_after_clean(const std::vector<Key>& fresh) {
+        for (auto it = suspects.begin(); it != suspects.end(); ++it) {
+            if (!same_set(first_half(*it), fresh)) continue;
+            std::vector<Key> rest = second_half(*it);
+            if (rest.size() == 1) {
+                blame(rest.front());
+                suspects.erase(it);
+            } else {
+                *it = std::move(rest);
+            }
+            return;
+        }
+    }
+
+    /// fresh failed or was slower: it holds a culprit.
+    void reject(const std::vector<Key>& fresh) {
+        if (fresh.empty()) return;  // only values that built elsewhere: a conflict growth cannot place
+        for (auto& group : suspects) {
+            if (!same_set(first_half(group), fresh)) continue;
+            std::vector<Key> rest = second_half(group);
+            for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
+                left.erase(*it);
+                pool.push_front(*it);
+            }
+            group = fresh;
+            if (group.size() == 1) {
+                blame(group.front());
+                std::erase(suspects, group);
+            }
+            return;
+        }
+        if (fresh.size() == 1) blame(fresh.front());
+        else suspects.push_back(fresh);
+    }
+};
+
+GrowthSearch::GrowthSearch(const SearchSpace& space, std::vector<std::size_t> dims, std::uint64_t seed)
+    : space_(space), dims_(std::move(dims)), seed_(seed) {}
+
+void GrowthSearch::next_round(State& state) const {
+    ++state.round;
+    state.left.clear();
+    state.pool.clear();
+    const Point& now = state.incumbent();
+    std::vector<Key> values;
+    for (std::size_t d : dims_)
+        for (std::uint32_t c = 1; c < space_.choices(d); ++c)
+            if (c != now[d] && !state.blamed.count(key_of(d, c))) values.push_back(key_of(d, c));
+    SearchRng rng(seed_, 0x67726f77ULL + static_cast<std::uint64_t>(state.round));
+    for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(i)]);
+    state.pool.assign(values.begin(), values.end());
+}
+
+GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point& start) const {
+    State state;
+    const Observation* origin = taken.finished_observation(start);
+    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin)});
+    SearchRng rng(seed_, 0x67726f77ULL);
+    std::vector<Key> first, later;
+    for (std::size_t d : dims_) {
+        std::vector<Key> values;
+        for (std::uint32_t c = 1; c < space_.choices(d); ++c)
+            if (c != start[d]) values.push_back(key_of(d, c));
+        if (values.empty()) continue;
+        std::size_t pick = start[d] == 0 ? rng.below(values.size()) : values.size();
+        for (std::size_t i = 0; i < values.size(); ++i) (i == pick ? first : later).push_back(values[i]);
+    }
+    for (auto* list : {&first, &later}) {
+        for (std::size_t i = list->size(); i > 1; --i) std::swap((*list)[i - 1], (*list)[rng.below(i)]);
+        state.pool.insert(state.pool.end(), list->begin(), list->end());
+    }
+    std::vector<bool> growable(space_.dimensions(), false);
+    for (std::size_t d : dims_) growable[d] = true;
+    for (const auto& entry : taken.finished) {
+        if (entry.point != start) read(state, entry, growable);
+        if (state.round < kRounds && !state.pool_has_work() && !state.large_suspect()) next_round(state);
+    }
+    return state;
+}
+
+void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const std::vector<bool>& growable) const {
+    std::size_t base_index = state.chain.size();
+    std::vector<Key> changes;
+    std::size_t searched = std::min(kBasesSearched, state.chain.size());
+    for (std::size_t back = 0; back < searched; ++back) {
+        std::size_t index = state.chain.size() - 1 - back;
+        const Point& base = state.chain[index].point;
+        bool found = base_index != state.chain.size(), valid = true;
+        std::vector<Key> diff;
+        for (std::size_t d = 0; d < base.size() && valid; ++d) {
+            if (entry.point[d] == base[d]) continue;
+            diff.push_back(key_of(d, entry.point[d]));
+            valid = growable[d] && entry.point[d] != 0 && (!found || diff.size() < changes.size());
+        }
+        if (valid) base_index = index, changes = std::move(diff);
+    }
+    if (base_index == state.chain.size() || changes.empty()) return;
+    const State::Base& base = state.chain[base_index];
+    const Observation& obs = *entry.observation;
+    bool ok = obs.status == Status::Ok && obs.median_s > 0;
+    double slower = ok ? std::log(obs.median_s) - base.log_time : std::numeric_limits<double>::infinity();
+    double tolerance = kTolerance * std::sqrt(base.variance + (ok ? measurement_variance(obs) : 0.0));
+    bool swap = std::any_of(changes.begin(), changes.end(), [&](Key k) { return base.point[dim_of(k)] != 0; });
+    std::vector<Key> fresh;
+    for (Key k : changes) {
+        if (!state.cleared.count(k)) fresh.push_back(k);
+        state.left.insert(k);
+    }
+    if (ok && slower <= tolerance) {
+        state.narrow_after_clean(fresh);
+        if (!swap || slower <= 0) accept(state, base_index, entry, changes);
+    } else {
+        if (fresh.size() < changes.size()) state.merge.clear();  // a merged value may be the culprit here
+        state.reject(fresh);
+    }
+}
+
+void GrowthSearch::accept(State& state, std::size_t base_index, const PointHistory::Entry& entry,
+                          const std::vector<Key>& changes) const {
+    for (Key k : changes) state.cleared.insert(k);
+    if (base_index + 1 == state.chain.size()) {
+        const Observation& obs = *entry.observation;
+        const State::Base& last = state.chain.back();
+        double prior = last.variance + kStepSd * kStepSd, noise = measurement_variance(obs);
+        double gain = prior / (prior + noise);
+        state.chain.push_back({entry.point, last.log_time + gain * (std::log(obs.median_s) - last.log_time),
+                               (1 - gain) * prior});
+        const Point& now = state.incumbent();
+        std::erase_if(state.merge, [&](Key k) { return now[dim_of(k)] == choice_of(k); });
+        return;
+    }
+    for (Key k : changes)
+        if (state.incumbent()[dim_of(k)] != choice_of(k)) state.merge.push_back(k);
+}
+
+std::vector<Point> GrowthSearch::propose(const PointHistory& taken, const Point& start, std::size_t max_count) const {
+    State state = replay(taken, start);
+    const Point& incumbent = state.incumbent();
+    std::unordered_set<Key> in_flight;
+    for (const auto& [point, obs] : taken.taken) {
+        if (obs->status != Status::Pending) continue;
+        for (std::size_t d = 0; d < point.size(); ++d)
+            if (point[d] != incumbent[d]) in_flight.insert(key_of(d, point[d]));
+    }
+    std::vector<Point> out;
+    auto busy = [&](const std::vector<Key>& keys) {
+        return std::any_of(keys.begin(), keys.end(), [&](Key k) { return in_flight.count(k) != 0; });
+    };
+    auto offer = [&](const Point& point, const std::vector<Key>& keys) {
+        if (point == incumbent || taken.contains(point)) return false;
+        out.push_back(point);
+        in_flight.insert(keys.begin(), keys.end());
+        return true;
+    };
+    while (out.size() < max_count) {
+        std::vector<Key> keys;
+        Point point = next_group(state, in_flight, keys);
+        if (!offer(point, keys)) break;
+    }
+    std::vector<const std::vector<Key>*> largest_first;
+    for (const auto& group : state.suspects) largest_first.push_back(&group);
+    std::stable_sort(largest_first.begin(), largest_first.end(),
+                     [](const auto* a, const auto* b) { return a->size() > b->size(); });
+    for (const auto* group : largest_first) {
+        if (out.size() >= max_count) break;
+        std::vector<Key> half = first_half(*group);
+        if (busy(half)) continue;
+        Point point = incumbent;
+        for (Key k : half) point[dim_of(k)] = choice_of(k);
+        offer(point, half);
+    }
+    return out;
+}
+
+Point GrowthSearch::next_group(const State& state, const std::unordered_set<Key>& in_flight,
+                               std::vector<Key>& keys) const {
+    const Point& incumbent = state.incumbent();
+    Point point = incumbent;
+    std::vector<bool> used(point.size(), false);
+    for (Key k : state.merge) {
+        std::size_t d = dim_of(k);
+        if (incumbent[d] != 0 || used[d] || in_flight.count(k)) continue;
+        point[d] = choice_of(k);
+        used[d] = true;
+        keys.push_back(k);
+    }
+    std::size_t fresh = 0;
+    int kind = -1;  // 0: knobs the incumbent leaves at their default; 1: swaps
+    for (Key k : state.pool) {
+        if (fresh == kGroup) break;
+        std::size_t d = dim_of(k);
+        if (used[d] || state.left.count(k) || state.blamed.count(k) || in_flight.count(k)) continue;
+        if (incumbent[d] == choice_of(k)) continue;
+        int this_kind = incumbent[d] != 0 ? 1 : 0;
+        if (kind == -1) kind = this_kind;
+        if (this_kind != kind) continue;
+        point[d] = choice_of(k);
+        used[d] = true;
+        keys.push_back(k);
+        ++fresh;
+    }
+    return point;
+}
+
+}  // namespace routetune

@@ -1,0 +1,149 @@
+#include "search/growth_search.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "axis_builder.hpp"
+
+namespace routetune {
+namespace {
+
+// `knobs` on/off knobs -k00.. (default off), then the extra axes.
+Expression expression(int knobs, std::vector<Axis> extra = {}) {
+    Expression e;
+    for (int k = 0; k < knobs; ++k) e.axes.push_back(axis((k < 10 ? "-k0" : "-k") + std::to_string(k), {"on", "off"}, "off"));
+    for (Axis& a : extra) e.axes.push_back(std::move(a));
+    return e;
+}
+
+// Time 1 times factor(route), an interval of +-1%; factor 0 means the build fails.
+Observation measure(const Route& route, const std::function<double(const Route&)>& factor) {
+    Observation obs;
+    obs.route = route;
+    double f = factor(route);
+    if (f == 0) {
+        obs.status = Status::BuildFailed;
+        return obs;
+    }
+    obs.status = Status::Ok;
+    obs.median_s = f;
+    obs.ci_low_s = 0.99 * f;
+    obs.ci_high_s = 1.01 * f;
+    return obs;
+}
+
+// Runs growth one proposal at a time from the baseline until it proposes nothing (at most
+// limit builds); returns the history.
+SearchHistory grow(const SearchSpace& space, const std::function<double(const Route&)>& factor, std::uint64_t seed,
+                   std::size_t limit = 200) {
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, seed);
+    SearchHistory history;
+    history.observations.push_back(measure(Route{}, factor));
+    while (history.observations.size() < limit) {
+        PointHistory taken(space, history);
+        auto points = growth.propose(taken, space.baseline(), 1);
+        if (points.empty()) break;
+        history.observations.push_back(measure(space.route(points.front()), factor));
+    }
+    return history;
+}
+
+const Observation* fastest(const SearchHistory& history) {
+    const Observation* best = nullptr;
+    for (const auto& obs : history.observations)
+        if (obs.status == Status::Ok && (best == nullptr || obs.median_s < best->median_s)) best = &obs;
+    return best;
+}
+
+// The Ok route with the most changes among the fastest ones.
+const Observation* largest_fastest(const SearchHistory& history) {
+    const Observation* best = fastest(history);
+    const Observation* most = nullptr;
+    for (const auto& obs : history.observations)
+        if (best && obs.status == Status::Ok && obs.median_s == best->median_s &&
+            (most == nullptr || obs.route.assignments().size() > most->route.assignments().size()))
+            most = &obs;
+    return most;
+}
+
+TEST(GrowthSearch, KeepsEveryValueThatBuildsAndCutsAFailingGroupDownToItsCulprit) {
+    SearchSpace space(expression(64));
+    auto factor = [](const Route& r) { return r.get("-k13") == "on" ? 0.0 : 1.0; };
+    SearchHistory history = grow(space, factor, 1);
+    std::size_t with_culprit = 0, most = 0;
+    for (const auto& obs : history.observations) {
+        with_culprit += obs.route.get("-k13") == "on";
+        if (obs.status == Status::Ok) most = std::max(most, obs.route.assignments().size());
+    }
+    EXPECT_EQ(most, 63u) << "every knob but the culprit ends up set";
+    EXPECT_LE(with_culprit, 5u) << "a group of 16, then halves of 8, 4, 2, 1 at most";
+    EXPECT_LT(history.observations.size(), 20u) << "far fewer builds than one per knob";
+}
+
+TEST(GrowthSearch, AValueThatCostsTimeIsLeftOutAndItsGroupKept) {
+    SearchSpace space(expression(48));
+    auto factor = [](const Route& r) {
+        double f = r.get("-k20") == "on" ? 1.3 : 1.0;
+        return r.get("-k07") == "on" ? f * 0.95 : f;
+    };
+    for (std::uint64_t seed : {1, 2, 3}) {
+        SearchHistory history = grow(space, factor, seed);
+        const Observation* grown = largest_fastest(history);
+        ASSERT_NE(grown, nullptr);
+        EXPECT_EQ(grown->route.assignments().size(), 47u) << "seed " << seed;
+        EXPECT_FALSE(grown->route.get("-k20")) << "seed " << seed;
+        EXPECT_EQ(grown->route.get("-k07"), "on") << "seed " << seed;
+        EXPECT_DOUBLE_EQ(grown->median_s, 0.95) << "seed " << seed;
+    }
+}
+
+TEST(GrowthSearch, ValuesThatPayOnlyTogetherMeetInTheGrownRoute) {
+    SearchSpace space(expression(60));
+    auto factor = [](const Route& r) { return r.get("-k05") == "on" && r.get("-k44") == "on" ? 0.9 : 1.0; };
+    SearchHistory history = grow(space, factor, 4);
+    const Observation* best = fastest(history);
+    ASSERT_NE(best, nullptr);
+    EXPECT_DOUBLE_EQ(best->median_s, 0.9);
+}
+
+TEST(GrowthSearch, AnotherValueReplacesTheIncumbentsOnlyWhenItIsNotSlower) {
+    // -e v1 is 5% faster than v0 (the default) and v2; whichever growth tries first, it ends
+    // holding v1.
+    std::vector<Axis> extra{axis("-e", {"v0", "v1", "v2"}, "v0")};
+    SearchSpace space(expression(20, extra));
+    auto factor = [](const Route& r) { return r.get("-e") == "v1" ? 0.95 : 1.0; };
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        SearchHistory history = grow(space, factor, seed);
+        const Observation* best = fastest(history);
+        ASSERT_NE(best, nullptr);
+        EXPECT_EQ(best->route.get("-e"), "v1") << "seed " << seed;
+        EXPECT_EQ(history.observations.back().route.get("-e"), "v1") << "the last build keeps it, seed " << seed;
+    }
+}
+
+TEST(GrowthSearch, APendingGroupIsNotProposedAgainAndTheSameHistoryGivesTheSameProposals) {
+    SearchSpace space(expression(64));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 9);
+    SearchHistory history;
+    history.observations.push_back(measure(Route{}, [](const Route&) { return 1.0; }));
+    PointHistory taken(space, history);
+    auto first = growth.propose(taken, space.baseline(), 2);
+    ASSERT_EQ(first.size(), 2u);
+    EXPECT_EQ(first, growth.propose(taken, space.baseline(), 2));
+    for (std::size_t d = 0; d < space.dimensions(); ++d)
+        EXPECT_FALSE(first[0][d] != 0 && first[1][d] != 0) << "two groups in flight share no value";
+    history.observations.push_back(Observation{space.route(first[0]), Status::Pending});
+    PointHistory with_pending(space, history);
+    auto next = growth.propose(with_pending, space.baseline(), 1);
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_EQ(next.front(), first[1]) << "the pending group's values are not proposed again";
+}
+
+}  // namespace
+}  // namespace routetune

@@ -23,9 +23,11 @@ are confirmed the way the `auto` rows were: each by a `routetune tune SPEC --rou
 --search full` study (the default and the route, then the spec's interleaved confirmation
 rounds); the highest confirmed speedup is TPE's outcome, written to OUT/tpe-SEED-outcome.csv
 in collect.py's outcomes columns. If no route beats the default, the outcome is
-default-stays at 1.0.
+default-stays at 1.0. Optuna's TPE leaves failed trials out of its model, so with
+--failed-as F a failed trial is told instead as F times the default's time (strategy
+tpe-penalty in the CSV), which lets the model learn which values fail.
 
-Usage: optuna_live.py SPEC OUT [--seed K] [--budget 376] [--top 3] [--routetune PATH]
+Usage: optuna_live.py SPEC OUT [--seed K] [--budget 376] [--top 3] [--failed-as F] [--routetune PATH]
 """
 import argparse
 import csv
@@ -187,10 +189,13 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=int, default=376)
     parser.add_argument("--top", type=int, default=3)
+    parser.add_argument("--failed-as", type=float, default=0.0,
+                        help="tell a failed trial as this many times the default's time (0: as a failed trial)")
     parser.add_argument("--routetune", default=str(pathlib.Path(__file__).resolve().parent.parent / "build/routetune"))
     args = parser.parse_args()
     out = pathlib.Path(args.out)
-    scratch = out / f"tpe-{args.seed}.d"
+    strategy = "tpe" if args.failed_as <= 0 else "tpe-penalty"
+    scratch = out / f"{strategy}-{args.seed}.d"
     scratch.mkdir(parents=True, exist_ok=True)
     values, fast = knob_space(args.routetune, args.spec)
     runner = Runner(args.spec, scratch)
@@ -200,7 +205,7 @@ def main():
     names = sorted(values)
     measured, counts = [], {}
     started = time.monotonic()
-    with open(out / f"tpe-{args.seed}.csv", "w", newline="") as handle:
+    with open(out / f"{strategy}-{args.seed}.csv", "w", newline="") as handle:
         rows = csv.writer(handle)
         rows.writerow(["strategy", "seed", "order", "phase", "status", "median_s", "route_hash", "route"])
         for order in range(1, args.budget + 1):
@@ -215,9 +220,11 @@ def main():
             if status == "ok":
                 study.tell(trial, median)
                 measured.append((median, route))
+            elif args.failed_as > 0:
+                study.tell(trial, args.failed_as * measured[0][0])
             else:
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            rows.writerow(["tpe", args.seed, order, "default" if order == 1 else "tpe", status,
+            rows.writerow([strategy, args.seed, order, "default" if order == 1 else "tpe", status,
                            "" if median is None else repr(median), hashlib.sha256(route.encode()).hexdigest()[:16], route])
             handle.flush()
             print(f"[{order}/{args.budget}] {status} {'' if median is None else f'{median * 1e3:.3f} ms'} "
@@ -232,10 +239,10 @@ def main():
                           default=(("default-stays", 1.0, "", "", ""), ""))
     if outcome[0] != "improved":
         outcome, winner = ("default-stays", 1.0, "", "", ""), ""
-    with open(out / f"tpe-{args.seed}-outcome.csv", "w", newline="") as handle:
+    with open(out / f"{strategy}-{args.seed}-outcome.csv", "w", newline="") as handle:
         rows = csv.writer(handle)
         rows.writerow(["strategy", "seed", "outcome", "speedup", "ci_low", "ci_high", "rounds", "winner"])
-        rows.writerow(["tpe", args.seed, outcome[0], f"{outcome[1]:.4f}",
+        rows.writerow([strategy, args.seed, outcome[0], f"{outcome[1]:.4f}",
                        *(f"{v:.4f}" if isinstance(v, float) else v for v in outcome[2:4]), outcome[4], winner])
     print(json.dumps({"seed": args.seed, "trials": args.budget, "fast": fast, "knobs": len(values), "counts": counts,
                       "search_s": round(search_s, 1), "default_ms": default_s * 1e3,

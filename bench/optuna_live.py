@@ -34,7 +34,6 @@ import csv
 import hashlib
 import json
 import math
-import os
 import pathlib
 import resource
 import statistics

@@ -61,7 +61,8 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
     for (const auto& obs : history)
         if (obs.status == Status::Ok) best = std::max(best, base / landscape.true_time(obs.route));
     std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f\n", pick.true_speedup, best, landscape.best_speedup());
-    for (const auto& [knob, value] : landscape.essential_route().assignments()) {
+    Route essential = landscape.essential_route();
+    for (const auto& [knob, value] : essential.assignments()) {
         auto held = pick.route.get(knob);
         if (held && *held == value) continue;
         Route with = pick.route, alone;

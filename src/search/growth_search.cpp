@@ -234,6 +234,10 @@ void GrowthSearch::accept(State& state, std::size_t base_index, const PointHisto
         if (state.incumbent()[dim_of(k)] != choice_of(k)) state.merge.push_back(k);
 }
 
+Point GrowthSearch::incumbent(const PointHistory& taken, const Point& start) const {
+    return replay(taken, start).incumbent();
+}
+
 std::vector<Point> GrowthSearch::propose(const PointHistory& taken, const Point& start, std::size_t max_count) const {
     State state = replay(taken, start);
     const Point& incumbent = state.incumbent();

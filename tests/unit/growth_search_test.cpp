@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "axis_builder.hpp"
+#include "search_fixtures.hpp"
 
 namespace routetune {
 namespace {
@@ -27,11 +27,7 @@ Observation measure(const Route& route, const std::function<double(const Route&)
         obs.status = Status::BuildFailed;
         return obs;
     }
-    obs.status = Status::Ok;
-    obs.median_s = f;
-    obs.ci_low_s = 0.99 * f;
-    obs.ci_high_s = 1.01 * f;
-    return obs;
+    return ok(route, f);
 }
 
 // Runs growth one proposal at a time from the baseline until it proposes nothing (at most

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "axis_builder.hpp"
+#include "search_fixtures.hpp"
 
 namespace routetune {
 namespace {
@@ -21,14 +21,6 @@ Expression expression(int flags) {
     return e;
 }
 
-Observation timed(const Route& route, double median) {
-    Observation obs;
-    obs.route = route;
-    obs.status = Status::Ok;
-    obs.median_s = median;
-    return obs;
-}
-
 TEST(OrderedSweep, TakesTheValueWhoseNeighboursAgreeOverANoisyLuckyOne) {
     // A bell-shaped gain of 6% centred on -n=32, measured with noise; -n=2 measures a lucky
     // 8% faster although it gains nothing. Smoothed along the order, 32 wins.
@@ -37,13 +29,13 @@ TEST(OrderedSweep, TakesTheValueWhoseNeighboursAgreeOverANoisyLuckyOne) {
     ASSERT_EQ(sweep.dims().size(), 1u) << "-n only: -mode's values are not numbers";
     std::size_t n = sweep.dims().front();
     SearchHistory history;
-    history.observations.push_back(timed(Route{}, 1.0));
+    history.observations.push_back(ok(Route{}, 1.0));
     const double noise[] = {0.004, -0.08, 0.006, -0.003, 0.005, -0.006, 0.002, 0.004, -0.002};
     for (const Point& point : sweep.points(space.baseline())) {
         double value = std::stod(space.value(n, point[n]));
         double steps = value == 0 ? 0 : std::log2(value) + 1;  // position along the order
         double gain = 0.06 * std::exp(-(steps - 6) * (steps - 6) / 2.9);
-        history.observations.push_back(timed(space.route(point), std::exp(-gain + noise[point[n] - 1])));
+        history.observations.push_back(ok(space.route(point), std::exp(-gain + noise[point[n] - 1])));
     }
     PointHistory taken(space, history);
     auto chosen = sweep.apply(taken, space.baseline(), space.baseline());
@@ -55,12 +47,12 @@ TEST(OrderedSweep, WaitsForEveryValueAndKeepsTheAnchorsWhenNoneIsFaster) {
     SearchSpace space(expression(200));
     OrderedSweep sweep(space, {}, true);
     SearchHistory history;
-    history.observations.push_back(timed(Route{}, 1.0));
+    history.observations.push_back(ok(Route{}, 1.0));
     auto points = sweep.points(space.baseline());
     ASSERT_EQ(points.size(), 9u);
-    for (std::size_t i = 0; i + 1 < points.size(); ++i) history.observations.push_back(timed(space.route(points[i]), 1.02));
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) history.observations.push_back(ok(space.route(points[i]), 1.02));
     EXPECT_FALSE(sweep.apply(PointHistory(space, history), space.baseline(), space.baseline()).has_value());
-    history.observations.push_back(timed(space.route(points.back()), 1.03));
+    history.observations.push_back(ok(space.route(points.back()), 1.03));
     auto chosen = sweep.apply(PointHistory(space, history), space.baseline(), space.baseline());
     ASSERT_TRUE(chosen.has_value());
     EXPECT_EQ(*chosen, space.baseline());

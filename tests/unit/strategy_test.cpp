@@ -6,7 +6,7 @@
 #include <set>
 
 #include "routetune/error.hpp"
-#include "axis_builder.hpp"
+#include "search_fixtures.hpp"
 #include "routetune/strategy.hpp"
 #include "search/budget.hpp"
 #include "search/feasibility_model.hpp"
@@ -25,16 +25,6 @@ Expression small_expression() {
     e.axes = {axis("-a", {"on", "off"}, "off"), axis("-b", {"x", "y", "z"}, "x"), axis("-c", {"1", "2"}, ""),
               axis("-f", {"3"}, "2")};
     return e;
-}
-
-Observation ok(const Route& route, double median) {
-    Observation obs;
-    obs.route = route;
-    obs.status = Status::Ok;
-    obs.median_s = median;
-    obs.ci_low_s = median * 0.99;
-    obs.ci_high_s = median * 1.01;
-    return obs;
 }
 
 using Oracle = std::function<Observation(const Route&)>;

@@ -27,7 +27,9 @@
 // to the change that breaks it within a few builds (group testing: a failure of the incumbent
 // plus one change blames that change outright), instead of being retried in ever new company
 // (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
-// In spaces of 800 knobs or more the groups of step (3) are replaced by growth (GrowthSearch):
+// In spaces of 800 knobs or more the groups of step (3) are replaced by value sweeps and growth.
+// A knob of many values (5-16 integers, or 12-24 names) is swept, one value at a time on the
+// anchor (ValueSweep), and set to its best value; then growth (GrowthSearch):
 // the incumbent takes every value that builds and does not cost time, group by group, and a
 // group that fails or is slower is halved until its culprit is alone, so that values that pay
 // only together (pairs, triples) meet in one route; a screening group holds a given pair with a
@@ -44,7 +46,7 @@
 #include "search/additive_model.hpp"
 #include "search/feasibility_model.hpp"
 #include "search/growth_search.hpp"
-#include "search/ordered_sweep.hpp"
+#include "search/value_sweep.hpp"
 #include "search/search_rng.hpp"
 #include "search/search_space.hpp"
 #include "search/strategies.hpp"
@@ -381,7 +383,7 @@ private:
     StrategyOptions options_;
     std::uint64_t enumerate_ = 0;
     std::vector<Point> first_stage_;
-    OrderedSweep sweep_;
+    ValueSweep sweep_;
     GrowthSearch growth_;
 };
 

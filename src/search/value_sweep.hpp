@@ -1,4 +1,5 @@
-// Sweeps of ordered knobs (integer values) for auto in wide spaces. See ordered_sweep.cpp.
+// Sweeps of knobs with many values (integers, families of names) for auto in wide spaces. See
+// value_sweep.cpp.
 #pragma once
 
 #include <optional>
@@ -8,13 +9,14 @@
 
 namespace routetune {
 
-/// Measures every value of each ordered knob (5 to 16 integer values) one at a time on the
-/// anchor, and picks each knob's best value from the measurements smoothed along its order.
-class OrderedSweep {
+/// Measures every value of each knob of 5-16 integer values or 12-24 other values one at a
+/// time on the anchor, and picks each knob's best value (integers: from the measurements
+/// smoothed along their order).
+class ValueSweep {
 public:
-    /// The ordered knobs of space other than those in excluded; none when enabled is false or
+    /// The knobs of space to sweep, other than those in excluded; none when enabled is false or
     /// when their values would cost more than a tenth of the space's single changes.
-    OrderedSweep(const SearchSpace& space, const std::vector<std::size_t>& excluded, bool enabled);
+    ValueSweep(const SearchSpace& space, const std::vector<std::size_t>& excluded, bool enabled);
     /// The swept dimensions.
     const std::vector<std::size_t>& dims() const { return dims_; }
     /// The points to measure: anchor with one swept knob at one of its other values.

@@ -1,4 +1,4 @@
-#include "search/ordered_sweep.hpp"
+#include "search/value_sweep.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,11 +21,11 @@ Expression expression(int flags) {
     return e;
 }
 
-TEST(OrderedSweep, TakesTheValueWhoseNeighboursAgreeOverANoisyLuckyOne) {
+TEST(ValueSweep, TakesTheValueWhoseNeighboursAgreeOverANoisyLuckyOne) {
     // A bell-shaped gain of 6% centred on -n=32, measured with noise; -n=2 measures a lucky
     // 8% faster although it gains nothing. Smoothed along the order, 32 wins.
     SearchSpace space(expression(200));
-    OrderedSweep sweep(space, {}, true);
+    ValueSweep sweep(space, {}, true);
     ASSERT_EQ(sweep.dims().size(), 1u) << "-n only: -mode's values are not numbers";
     std::size_t n = sweep.dims().front();
     SearchHistory history;
@@ -43,9 +43,9 @@ TEST(OrderedSweep, TakesTheValueWhoseNeighboursAgreeOverANoisyLuckyOne) {
     EXPECT_EQ(space.value(n, (*chosen)[n]), "32");
 }
 
-TEST(OrderedSweep, WaitsForEveryValueAndKeepsTheAnchorsWhenNoneIsFaster) {
+TEST(ValueSweep, WaitsForEveryValueAndKeepsTheAnchorsWhenNoneIsFaster) {
     SearchSpace space(expression(200));
-    OrderedSweep sweep(space, {}, true);
+    ValueSweep sweep(space, {}, true);
     SearchHistory history;
     history.observations.push_back(ok(Route{}, 1.0));
     auto points = sweep.points(space.baseline());
@@ -58,15 +58,34 @@ TEST(OrderedSweep, WaitsForEveryValueAndKeepsTheAnchorsWhenNoneIsFaster) {
     EXPECT_EQ(*chosen, space.baseline());
 }
 
-TEST(OrderedSweep, SweepsNothingWhenItWouldCostATenthOfTheSingleChanges) {
+TEST(ValueSweep, AFamilyOfNamesIsSweptAndItsFastestMeasuredValueTaken) {
+    Expression e = expression(250);
+    std::vector<std::string> names{"generic"};
+    for (int i = 0; i < 14; ++i) names.push_back("cpu" + std::to_string(i));
+    e.axes.push_back(axis("-target", names, "generic"));
+    SearchSpace space(e);
+    ValueSweep sweep(space, {}, true);
+    ASSERT_EQ(sweep.dims().size(), 2u) << "-n and -target";
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    for (const Point& point : sweep.points(space.baseline())) {
+        Route route = space.route(point);
+        history.observations.push_back(ok(route, route.get("-target") == "cpu9" ? 0.96 : route.get("-target") ? 0.99 : 1.01));
+    }
+    auto chosen = sweep.apply(PointHistory(space, history), space.baseline(), space.baseline());
+    ASSERT_TRUE(chosen.has_value());
+    EXPECT_EQ(space.route(*chosen), Route::parse("-target=cpu9"));
+}
+
+TEST(ValueSweep, SweepsNothingWhenItWouldCostATenthOfTheSingleChanges) {
     SearchSpace small(expression(20));  // 9 values of -n against 9 + 5 + 20 single changes
-    EXPECT_TRUE(OrderedSweep(small, {}, true).dims().empty());
-    EXPECT_TRUE(OrderedSweep(SearchSpace(expression(200)), {}, false).dims().empty());
+    EXPECT_TRUE(ValueSweep(small, {}, true).dims().empty());
+    EXPECT_TRUE(ValueSweep(SearchSpace(expression(200)), {}, false).dims().empty());
     SearchSpace wide(expression(200));
     std::size_t n = 0;
     while (wide.knob(n) != "-n") ++n;
-    EXPECT_EQ(OrderedSweep(wide, {}, true).dims(), std::vector<std::size_t>{n});
-    EXPECT_TRUE(OrderedSweep(wide, {n}, true).dims().empty()) << "an excluded knob is not swept";
+    EXPECT_EQ(ValueSweep(wide, {}, true).dims(), std::vector<std::size_t>{n});
+    EXPECT_TRUE(ValueSweep(wide, {n}, true).dims().empty()) << "an excluded knob is not swept";
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 // one JSON line with the space, then for each route read from stdin ("-k001=on -p000=8"), a
 // line "STATUS MEDIAN TRUE_SPEEDUP". --diagnose prints, for each pick, the changes of the
 // optimum that matter and that the pick lacks (what they would gain, whether they were built).
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide] [--serve S] [--diagnose]
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide] [--serve S] [--diagnose] [--minimize-trials T (400)]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -52,7 +52,6 @@ Pick pick_at(const std::vector<Observation>& history, std::size_t builds, const 
     return pick;
 }
 
-constexpr std::size_t kMaxTrials = 400;
 
 /// Prints, on stderr, each change of the landscape's essential route that pick lacks: what
 /// adding it to pick would gain, what it gains alone, and whether history ever built it.
@@ -61,7 +60,8 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
     for (const auto& obs : history)
         if (obs.status == Status::Ok) best = std::max(best, base / landscape.true_time(obs.route));
     std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f\n", pick.true_speedup, best, landscape.best_speedup());
-    for (const auto& [knob, value] : landscape.essential_route().assignments()) {
+    Route essential = landscape.essential_route();
+    for (const auto& [knob, value] : essential.assignments()) {
         auto held = pick.route.get(knob);
         if (held && *held == value) continue;
         Route with = pick.route, alone;
@@ -115,7 +115,7 @@ struct MinimalRow {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0;
+    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400;
     double target = 0.95;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
@@ -127,6 +127,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--strategies")) list = argv[i + 1];
         else if (!std::strcmp(argv[i], "--shape")) shape = argv[i + 1];
         else if (!std::strcmp(argv[i], "--serve")) serve = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--minimize-trials")) max_trials = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -184,7 +185,7 @@ int main(int argc, char** argv) {
             true_fifth.push_back(pick.true_speedup / landscape.best_speedup());
             changes.push_back(static_cast<double>(pick.route.assignments().size()));
             if (diagnose) print_missing(run.history, pick, landscape);
-            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape), kMaxTrials);
+            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape), max_trials);
             minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
             minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());
             minimal_trials.push_back(static_cast<double>(minimal.trials));
@@ -207,7 +208,7 @@ int main(int argc, char** argv) {
                                 median_of(minimal_trials)});
     }
     std::printf("\nminimal routes of the routes picked at 20%% of fast (delta debugging, at most %zu trials; optimum: %.1f changes that matter)\n",
-                kMaxTrials, median_of(optimum_changes));
+                max_trials, median_of(optimum_changes));
     std::printf("%-8s %10s %10s %10s %10s %10s\n", "strategy", "changes", "most", "true", "worst", "trials");
     for (const MinimalRow& row : minimal_rows)
         std::printf("%-8s %10.1f %10.0f %10.3f %10.3f %10.1f\n", row.name.c_str(), row.changes, row.most, row.fraction,

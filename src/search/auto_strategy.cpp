@@ -27,7 +27,9 @@
 // to the change that breaks it within a few builds (group testing: a failure of the incumbent
 // plus one change blames that change outright), instead of being retried in ever new company
 // (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
-// In spaces of 800 knobs or more the groups of step (3) are replaced by growth (GrowthSearch):
+// In spaces of 800 knobs or more the groups of step (3) are replaced by value sweeps and growth.
+// A knob of many values (5-16 integers, or 12-24 names) is swept, one value at a time on the
+// anchor (ValueSweep), and set to its best value; then growth (GrowthSearch):
 // the incumbent takes every value that builds and does not cost time, group by group, and a
 // group that fails or is slower is halved until its culprit is alone, so that values that pay
 // only together (pairs, triples) meet in one route; a screening group holds a given pair with a
@@ -44,6 +46,7 @@
 #include "search/additive_model.hpp"
 #include "search/feasibility_model.hpp"
 #include "search/growth_search.hpp"
+#include "search/value_sweep.hpp"
 #include "search/search_rng.hpp"
 #include "search/search_space.hpp"
 #include "search/strategies.hpp"
@@ -69,7 +72,8 @@ constexpr std::size_t kGrowFrom = 800;      // spaces of this many knobs or more
 class AutoStrategy : public Strategy {
 public:
     AutoStrategy(const Expression& expression, const StrategyOptions& options)
-        : space_(expression), options_(options), growth_(space_, growable_dims(), options.seed) {
+        : space_(expression), options_(options), sweep_(space_, dominant_dims(), wide()),
+          growth_(space_, growable_dims(), options.seed) {
         BigCount size = space_.size();
         if (size.fits_u64() && size.to_u64() <= kEnumerateBelow) enumerate_ = size.to_u64();
         first_stage_ = first_stage_points();
@@ -96,9 +100,13 @@ public:
         auto anchor = first_stage_anchor(taken);
         if (!anchor) return out;  // a first-stage route is still being measured
         for (const Point& point : second_stage_points(*anchor)) accept(point);
+        for (const Point& point : sweep_.points(*anchor)) accept(point);
         if (!out.empty()) return out;
         if (wide()) {
-            if (auto start = growth_start(taken, *anchor))
+            std::vector<Point> build;
+            auto start = growth_start(taken, *anchor, build);
+            for (const Point& point : build) accept(point);
+            if (start)
                 for (const Point& point : growth_.propose(taken, *start, max_count)) accept(point);
             if (!out.empty()) return out;
         }
@@ -133,7 +141,8 @@ public:
         if (!point) return "auto-model";
         if (SearchSpace::changes(*point) == 0 || contains(first_stage_, *point)) return "auto-screen";
         auto anchor = first_stage_anchor(PointHistory(space_, history));
-        if (anchor && contains(second_stage_points(*anchor), *point)) return "auto-screen";
+        if (anchor && (contains(second_stage_points(*anchor), *point) || contains(sweep_.points(*anchor), *point)))
+            return "auto-screen";
         return "auto-model";
     }
 
@@ -144,18 +153,44 @@ private:
 
     bool wide() const { return space_.dimensions() >= kGrowFrom; }
 
-    /// The knobs growth may change: all but the dominant ones, in wide spaces only.
-    std::vector<std::size_t> growable_dims() const {
+    /// The dominant knobs.
+    std::vector<std::size_t> dominant_dims() const {
         std::vector<std::size_t> dims;
-        if (space_.dimensions() < kGrowFrom) return dims;
         for (std::size_t d = 0; d < space_.dimensions(); ++d)
-            if (!dominant(d)) dims.push_back(d);
+            if (dominant(d)) dims.push_back(d);
         return dims;
     }
 
-    /// Where growth starts: the fastest Ok route of the anchor and the second stage once all
-    /// of them are finished; nullopt while one is pending.
-    std::optional<Point> growth_start(const PointHistory& taken, const Point& anchor) const {
+    /// The knobs growth may change: all but the dominant and the swept ones, in wide spaces only.
+    std::vector<std::size_t> growable_dims() const {
+        std::vector<std::size_t> dims;
+        if (!wide()) return dims;
+        const auto& swept = sweep_.dims();
+        for (std::size_t d = 0; d < space_.dimensions(); ++d)
+            if (!dominant(d) && std::find(swept.begin(), swept.end(), d) == swept.end()) dims.push_back(d);
+        return dims;
+    }
+
+    /// Where growth starts: the fastest of the second stage with each swept knob at its best
+    /// value; nullopt while one of them is pending (that combination, when never built, is
+    /// appended to build). If the combination fails, the fastest of the second stage alone.
+    std::optional<Point> growth_start(const PointHistory& taken, const Point& anchor, std::vector<Point>& build) const {
+        auto fastest = fastest_second_stage(taken, anchor);
+        if (!fastest) return std::nullopt;
+        auto swept = sweep_.apply(taken, anchor, *fastest);
+        if (!swept || *swept == *fastest) return swept;
+        if (!taken.contains(*swept)) {
+            build.push_back(*swept);
+            return std::nullopt;
+        }
+        const Observation* obs = taken.finished_observation(*swept);
+        if (obs == nullptr) return std::nullopt;
+        return obs->status == Status::Ok && obs->median_s > 0 ? swept : fastest;
+    }
+
+    /// The fastest Ok route of the anchor and the second stage once all of them are finished;
+    /// nullopt while one is pending.
+    std::optional<Point> fastest_second_stage(const PointHistory& taken, const Point& anchor) const {
         Point start = anchor;
         const Observation* best = taken.finished_observation(anchor);
         if (best == nullptr) return std::nullopt;
@@ -348,6 +383,7 @@ private:
     StrategyOptions options_;
     std::uint64_t enumerate_ = 0;
     std::vector<Point> first_stage_;
+    ValueSweep sweep_;
     GrowthSearch growth_;
 };
 

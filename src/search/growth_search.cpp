@@ -5,19 +5,23 @@
 // do nothing, so holding them costs nothing: growth instead keeps every value that builds and
 // does not cost time. It starts from the anchor (the incumbent) and, one group of new values
 // at a time, builds the incumbent plus the group. A group that builds and is not slower than
-// its base beyond its noise (0.8 x the sum of both intervals' half-widths in log time) becomes
-// the new incumbent, so gains add up and a pair or triple pays as soon as its last member
-// joins. A group that fails or is slower holds a culprit: it is cut in halves, the first half
-// is built on the incumbent (a clean half joins it; the culprit is then in the second half; a
-// bad first half sends the second back to the pool untested), until the culprit is alone and
-// blamed, never proposed again. The first pass takes one value per knob, in a seeded order;
-// later values of a knob replace the incumbent's value (a swap) only when that is not slower
-// at all, so a value that gains is not swapped out by noise. Groups hold values of one kind
-// (new knobs or swaps) and at most one value per knob. Everything is replayed from the
-// history on every call: a finished evaluation is read as a test of the values in which it
-// differs from the latest incumbents (the nearest of the last few), so results that come back
-// out of order, from parallel builds, still count; a clean group whose base is no longer the
-// incumbent is merged into the next group.
+// its base beyond its noise (2.5 sd of the difference) becomes the new incumbent, so gains add
+// up and a pair or triple pays as soon as its last member joins. The incumbent's log time is
+// not its last measurement but an estimate filtered along the chain of incumbents (a Kalman
+// step: a clean group moves it by 1.5% a priori), so a lucky measurement does not make every
+// later group look slower. A group that fails or is slower holds a culprit: it is cut in
+// halves, the first half is built on the incumbent (a clean half joins it; the culprit is then
+// in the second half; a bad first half sends the second back to the pool untested), until the
+// culprit is alone and blamed, never proposed again. New groups come before halves, larger
+// halves before smaller ones: the values a build tests fall with every cut. The first pass
+// takes one value per knob, in a seeded order; later values of a knob replace the incumbent's
+// value (a swap) only when that is not slower at all, so a value that gains is not swapped out
+// by noise. Groups hold values of one kind (new knobs or swaps) and at most one value per knob.
+// When every value has been tried, a second pass retries those the incumbent does not hold, in
+// new company. Everything is replayed from the history on every call: a finished evaluation is
+// read as a test of the values in which it differs from the latest incumbents (the nearest of
+// the last four), so results that come back out of order, from parallel builds, still count; a
+// clean group whose base is no longer the incumbent is merged into the next group.
 #include "search/growth_search.hpp"
 
 #include <algorithm>
@@ -116,17 +120,17 @@ struct GrowthSearch::State {
     /// fresh failed or was slower: it holds a culprit.
     void reject(const std::vector<Key>& fresh) {
         if (fresh.empty()) return;  // only values that built elsewhere: a conflict growth cannot place
-        for (auto& group : suspects) {
-            if (!same_set(first_half(group), fresh)) continue;
-            std::vector<Key> rest = second_half(group);
+        for (std::size_t i = 0; i < suspects.size(); ++i) {
+            if (!same_set(first_half(suspects[i]), fresh)) continue;
+            std::vector<Key> rest = second_half(suspects[i]);
             for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
                 left.erase(*it);
                 pool.push_front(*it);
             }
-            group = fresh;
-            if (group.size() == 1) {
-                blame(group.front());
-                std::erase(suspects, group);
+            suspects[i] = fresh;
+            if (fresh.size() == 1) {
+                blame(fresh.front());
+                suspects.erase(suspects.begin() + static_cast<std::ptrdiff_t>(i));
             }
             return;
         }
@@ -232,6 +236,10 @@ void GrowthSearch::accept(State& state, std::size_t base_index, const PointHisto
     }
     for (Key k : changes)
         if (state.incumbent()[dim_of(k)] != choice_of(k)) state.merge.push_back(k);
+}
+
+Point GrowthSearch::incumbent(const PointHistory& taken, const Point& start) const {
+    return replay(taken, start).incumbent();
 }
 
 std::vector<Point> GrowthSearch::propose(const PointHistory& taken, const Point& start, std::size_t max_count) const {

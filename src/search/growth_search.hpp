@@ -25,6 +25,9 @@ public:
     /// group cut down to its culprit.
     bool finished(const PointHistory& taken, const Point& start) const;
 
+    /// The route growth has grown from start so far (start itself at first).
+    Point incumbent(const PointHistory& taken, const Point& start) const;
+
 private:
     struct State;
     /// The state growth has reached after the finished evaluations of taken.

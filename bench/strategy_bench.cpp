@@ -13,6 +13,7 @@
 // optimum that matter and that the pick lacks (what they would gain, whether they were built).
 // Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)]
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -65,8 +66,22 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
         single += obs.route.assignments().size() <= 1;
         failed += obs.status != Status::Ok;
     }
-    std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f; %zu builds: %zu of one change or none, %zu failed\n",
-                 pick.true_speedup, best, landscape.best_speedup(), history.size(), single, failed);
+    std::set<std::pair<std::string, std::string>> built_ok;
+    for (const auto& obs : history)
+        if (obs.status == Status::Ok)
+            for (const auto& assignment : obs.route.assignments()) built_ok.insert(assignment);
+    std::size_t harmless = 0, harmless_built = 0;
+    for (const Axis& axis : landscape.expression().axes)
+        for (std::uint64_t i = 0; i < axis.values.size(); ++i) {
+            Route alone;
+            alone.set(axis.knob, axis.values.at(i));
+            if (axis.values.at(i) == axis.default_value || !(landscape.true_time(alone) <= base)) continue;
+            ++harmless;
+            harmless_built += built_ok.count({axis.knob, axis.values.at(i)});
+        }
+    std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f; %zu builds: %zu of one change or none, %zu failed; "
+                 "%zu of %zu values that neither fail nor cost time alone were built Ok\n",
+                 pick.true_speedup, best, landscape.best_speedup(), history.size(), single, failed, harmless_built, harmless);
     Route essential = landscape.essential_route();
     for (const auto& [knob, value] : essential.assignments()) {
         auto held = pick.route.get(knob);

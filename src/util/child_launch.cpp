@@ -18,6 +18,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/child_registry.hpp"
+
 extern char** environ;
 
 namespace routetune::detail {
@@ -94,7 +96,7 @@ std::vector<std::string> merged_environment(const std::map<std::string, std::str
     return result;
 }
 
-Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t)) {
+Launched launch_child(const LaunchPlan& plan) {
     std::vector<char*> argv = pointers(plan.argv);
     std::vector<char*> envp = pointers(plan.envp);
     int error_pipe[2];
@@ -103,7 +105,7 @@ Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t)) {
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
-    pid_t pid = fork();
+    pid_t pid = fork_recorded();
     if (pid != 0) pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (pid < 0) {
         int saved = errno;
@@ -115,8 +117,6 @@ Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t)) {
         close(error_pipe[0]);
         run_child(plan, argv.data(), envp.data(), error_pipe[1]);
     }
-    setpgid(pid, pid);
-    on_started(pid);
     close(error_pipe[1]);
     ChildFailure failure{};
     ssize_t got;

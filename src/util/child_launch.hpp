@@ -33,9 +33,9 @@ struct Launched {
 /// The inherited environment with overlay set on top, as "NAME=value" strings.
 std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overlay);
 
-/// Forks, puts the child in its own process group, applies cwd, the memory limit and the
-/// descriptors, and execs; returns once the exec succeeded or failed. on_started runs in the
-/// parent right after the fork, before the exec is confirmed.
-Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t));
+/// Forks (the child recorded in util/child_registry), puts the child in its own process group,
+/// applies cwd, the memory limit and the descriptors, and execs; returns once the exec
+/// succeeded or failed. The caller reaps the child with reap_recorded.
+Launched launch_child(const LaunchPlan& plan);
 
 }  // namespace routetune::detail

@@ -1,7 +1,8 @@
-// One mutex over a set of pids. fork_recorded holds it across fork() (the child never touches
-// it: it only execs or _exits), reap_recorded across wait4 and the erase, reap_if_adopted
-// across the lookup and waitpid(WNOHANG). A recorded child is waited for outside the lock
-// (waitid with WNOWAIT leaves it a zombie), so a slow child never holds the lock.
+// One mutex over a set of pids. fork_recorded holds it across fork() and spawn_recorded across
+// posix_spawn() (the child never touches it: it only execs or _exits), reap_recorded across
+// wait4 and the erase, reap_if_adopted across the lookup and waitpid(WNOHANG). A recorded
+// child is waited for outside the lock (waitid with WNOWAIT leaves it a zombie), so a slow
+// child never holds the lock.
 #include "util/child_registry.hpp"
 
 #include <signal.h>
@@ -36,6 +37,14 @@ pid_t fork_recorded() {
     registry_mutex.unlock();
     errno = saved;
     return pid;
+}
+
+int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
+                   const posix_spawnattr_t* attr, char* const* argv, char* const* envp) {
+    std::lock_guard lock(registry_mutex);
+    int result = posix_spawn(pid, program, actions, attr, argv, envp);
+    if (result == 0) recorded().insert(*pid);
+    return result;
 }
 
 pid_t reap_recorded(pid_t pid, int* status, struct rusage* usage) {

@@ -9,6 +9,7 @@
 // util/process.cpp and util/process_tree.cpp.
 #pragma once
 
+#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -18,6 +19,12 @@ namespace routetune::detail {
 /// released; returns fork()'s result (the child, 0 in the child, which must only make
 /// async-signal-safe calls, then exec or _exit; or -1 with errno).
 pid_t fork_recorded();
+
+/// posix_spawn() with the child recorded before the lock is released (the spawn returns once
+/// the child has exec'ed; attr must put it in its own process group); returns posix_spawn's
+/// result (0, or the error number; a child that failed is reaped by posix_spawn itself).
+int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
+                   const posix_spawnattr_t* attr, char* const* argv, char* const* envp);
 
 /// Waits until recorded child pid has ended, then reaps it (status and usage may be null) and
 /// forgets it in one critical section; returns wait4's result.

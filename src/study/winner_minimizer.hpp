@@ -27,7 +27,9 @@ public:
     void shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const;
 
 private:
-    bool costs_time(const BuiltCandidate& winner, const Route& candidate) const;
+    using Builds = std::map<std::string, BuiltCandidate>;  // route text -> built and measured Ok
+    const BuiltCandidate* measured(Builds& builds, const Route& route) const;
+    bool costs_time(Builds& builds, const Route& reference, const Route& candidate) const;
     std::vector<std::vector<double>> interleaved(const std::vector<const BuiltCandidate*>& routes, int rounds) const;
     BuiltCandidate built(const Route& route) const;
 

@@ -134,7 +134,6 @@ public:
         return std::move(result_);
     }
 
-
 private:
     std::optional<bool> judge(const Route& reference, const Route& candidate) {
         if (result_.trials == max_trials_) {

@@ -8,17 +8,19 @@
 
 namespace routetune {
 
-/// Interleaved rounds of the judge before the first look; a second look doubles them.
+/// Interleaved rounds of the judge per look.
 inline constexpr int kJudgeRounds = 5;
+/// Looks at most: kJudgeLooks x kJudgeRounds rounds.
+inline constexpr int kJudgeLooks = 4;
 
 /// Appends `rounds` more interleaved rounds of samples (seconds) of the reference and of the
 /// candidate to the two vectors; false when a run failed.
 using DrawRounds = std::function<bool(int rounds, std::vector<double>& reference, std::vector<double>& candidate)>;
 
 /// True when the candidate is slower than the reference with confidence (the bootstrap 95%
-/// interval of median(reference) / median(candidate) lies below 1) after kJudgeRounds rounds,
-/// or after kJudgeRounds more when the first rounds' medians say slower without confidence;
-/// true as well when a run fails.
+/// interval of median(reference) / median(candidate) lies below 1) at one of the looks, each
+/// after kJudgeRounds more rounds; a next look only while the medians say slower without
+/// confidence, at most kJudgeLooks. True as well when a run fails.
 bool slower_with_confidence(const DrawRounds& draw);
 
 }  // namespace routetune

@@ -15,7 +15,9 @@
 // it is slower with confidence, the removal after which the route first became slower is
 // found by bisection over the routes the search went through and put back, until the route
 // is no longer slower (at most kRepairs groups); then the search runs again over the changes
-// put back, now judging each removal against the winner, so that losses cannot add up again. A candidate that fails (a
+// put back, now judging each removal against the winner, so that losses cannot add up again
+// (when kRepairs groups did not cure it, the bisection was misled by noise and they are
+// searched again against the current route, so that they do not stay for nothing). A candidate that fails (a
 // change needs another) costs time by definition; every decision is the judge's, so the
 // result is a pure function of the inputs and the judge.
 #include "study/route_minimizer.hpp"
@@ -103,12 +105,15 @@ public:
 
     /// Checks the route against the winner; while it is slower, puts back the group after
     /// whose removal it first became slower; once it is not, searches the groups put back
-    /// again, judged against the winner. False when the trials ran out.
+    /// again, judged against the winner (when kRepairs groups did not make it so, they were
+    /// not what it lacked: they are searched again as before). False when the trials ran out.
     bool repair() {
         std::deque<std::string> put_back;
+        bool cured = false;
         for (int round = 0; round < kRepairs && !log_.empty(); ++round) {
             auto slower = judge(winner_, result_.route);
             if (!slower) return false;
+            cured = !*slower;
             if (!*slower) break;
             std::size_t good = 0, bad = log_.size();  // routes after `good` removals: not slower; after `bad`: slower
             while (bad - good > 1) {
@@ -123,7 +128,7 @@ public:
             }
             log_.erase(log_.begin() + static_cast<std::ptrdiff_t>(bad - 1));
         }
-        against_winner_ = true;
+        against_winner_ = cured;
         return run(std::move(put_back));
     }
 

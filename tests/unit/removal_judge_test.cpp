@@ -35,13 +35,19 @@ TEST(RemovalJudge, ACandidateThatLooksNoSlowerIsAcceptedAfterOneLook) {
     EXPECT_EQ(draw.drawn, kJudgeRounds);
 }
 
-TEST(RemovalJudge, ACandidateThatLooksSlowerWithoutConfidenceGetsASecondLook) {
+TEST(RemovalJudge, ACandidateThatLooksSlowerWithoutConfidenceGetsAnotherLook) {
     Scripted slower{1.005, 1.10};
     EXPECT_TRUE(slower_with_confidence(std::ref(slower)));
     EXPECT_EQ(slower.drawn, 2 * kJudgeRounds);
-    Scripted not_slower{1.005, 1.0};
-    EXPECT_FALSE(slower_with_confidence(std::ref(not_slower)));
-    EXPECT_EQ(not_slower.drawn, 2 * kJudgeRounds);
+    Scripted faster{1.005, 0.97};
+    EXPECT_FALSE(slower_with_confidence(std::ref(faster)));
+    EXPECT_EQ(faster.drawn, 2 * kJudgeRounds);
+}
+
+TEST(RemovalJudge, ACandidateThatStaysSlowerWithoutConfidenceIsAcceptedAfterTheLastLook) {
+    Scripted draw{1.004, 1.004};
+    EXPECT_FALSE(slower_with_confidence(std::ref(draw)));
+    EXPECT_EQ(draw.drawn, kJudgeLooks * kJudgeRounds);
 }
 
 TEST(RemovalJudge, AFailedRunRefusesTheRemoval) {

@@ -121,6 +121,21 @@ TEST(RouteMinimizer, AGainDroppedByAFalseVerdictIsPutBackByTheCheckAgainstTheWin
     EXPECT_FALSE(minimal.cut_short);
 }
 
+TEST(RouteMinimizer, ACheckThatNeverPassesDoesNotLeaveTheGroupsItPutBack) {
+    Route winner;
+    for (int k = 0; k < 900; ++k) winner.set(padded(k), "on");
+    std::size_t checks = 0;
+    auto judge = [&](const Route& reference, const Route& candidate) {
+        if (reference == winner && candidate.assignments().size() < 500) return ++checks > 0;  // a lucky winner
+        return log_time_of(candidate) > log_time_of(reference);
+    };
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 2000);
+    EXPECT_GE(checks, 8u);  // eight groups put back, none of which cured it
+    EXPECT_EQ(minimal.route.assignments().size(), 26u);
+    EXPECT_EQ(log_time_of(minimal.route), 0.0);
+    EXPECT_FALSE(minimal.cut_short);
+}
+
 TEST(RouteMinimizer, AChangeOfAValueTheBaselineSetsGoesBackToTheBaselineValue) {
     Route baseline = Route::parse("-O=2");
     Route winner = Route::parse("-O=3 -fa=on -fb=on");

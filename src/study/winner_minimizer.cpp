@@ -75,7 +75,8 @@ void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_ev
     auto judge = [&](const Route& reference, const Route& candidate) { return costs_time(builds, reference, candidate); };
     MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route, {}, judge, 2 * changes + 8);
     if (interrupt_requested()) return;
-    BuiltCandidate shrunk = built(minimal.route);
+    auto kept = builds.find(minimal.route.to_string());
+    BuiltCandidate shrunk = kept != builds.end() ? kept->second : built(minimal.route);
     BuiltCandidate reference = built(default_evaluation.route);
     if (shrunk.evaluation.status != Status::Pending || reference.evaluation.status != Status::Pending) return;
     auto samples = interleaved({&reference, &shrunk}, std::max(timing_.confirm_rounds, 1));

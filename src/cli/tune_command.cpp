@@ -160,6 +160,7 @@ int run(TuneArguments& arguments) {
         }
     });
     runner.on_confirmation_progress([&](const ConfirmationProgress& p) { writer.confirming(p); });
+    runner.on_minimization_progress([&](const MinimizationProgress& p) { writer.minimizing(p); });
     StudySummary summary;
     audit_tune(arguments, runner, setup, "tune-started", "study started");
     try {

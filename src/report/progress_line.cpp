@@ -92,6 +92,12 @@ std::string format_confirmation(const ConfirmationProgress& p) {
     return out + ", " + format_duration(p.elapsed_s) + " elapsed";
 }
 
+std::string format_minimization(const MinimizationProgress& p) {
+    return "minimizing the winner: trial " + std::to_string(p.trial) + ", removing " + std::to_string(p.removing) + " of " +
+           std::to_string(p.changes) + (p.changes == 1 ? " change" : " changes") + ", " + format_duration(p.elapsed_s) +
+           " elapsed";
+}
+
 ProgressWriter::ProgressWriter(std::ostream& out, bool is_tty, double interval_s)
     : out_(out), is_tty_(is_tty), interval_s_(interval_s) {}
 
@@ -112,6 +118,10 @@ void ProgressWriter::update(const ProgressCounters& counters) { show(format_prog
 void ProgressWriter::confirming(const ConfirmationProgress& progress) {
     bool edge = progress.round <= 1 || progress.round >= progress.rounds;
     show(format_confirmation(progress), progress.elapsed_s, edge);
+}
+
+void ProgressWriter::minimizing(const MinimizationProgress& progress) {
+    show(format_minimization(progress), progress.elapsed_s, progress.trial <= 1);
 }
 
 void ProgressWriter::abandon() {

@@ -34,6 +34,9 @@ std::string format_progress(const ProgressCounters& counters);
 /// "confirming 3 routes against the default: round 4/10, 1m05s elapsed" (round 0: "warm-up pass").
 std::string format_confirmation(const ConfirmationProgress& progress);
 
+/// "minimizing the winner: trial 12, removing 4 of 9 changes, 3m10s elapsed".
+std::string format_minimization(const MinimizationProgress& progress);
+
 /// Seconds as "42s", "1m05s", "2h03m" (rounded down to the shown unit).
 std::string format_duration(double seconds);
 
@@ -50,6 +53,9 @@ public:
     /// Shows the confirmation's progress, which replaces the search's line (throttled like
     /// update, except that the first and the last round are always printed).
     void confirming(const ConfirmationProgress& progress);
+
+    /// Shows the minimization's progress (throttled like update, except the first trial).
+    void minimizing(const MinimizationProgress& progress);
 
     /// Shows counters one last time and ends the line; later updates print nothing.
     void finish(const ProgressCounters& counters);

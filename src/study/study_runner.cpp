@@ -149,8 +149,16 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
         });
     }
     StudyOutcome outcome = confirmation.decide(store, ledger.evaluations(), *ledger.default_evaluation());
-    if (options_.minimize)
-        WinnerMinimizer(evaluator, baseline, setup_.spec.timing, pinned).shrink(outcome, *ledger.default_evaluation());
+    if (options_.minimize) {
+        WinnerMinimizer minimizer(evaluator, baseline, setup_.spec.timing, pinned);
+        if (minimization_progress_) {
+            minimizer.on_progress([this, &ledger](MinimizationProgress p) {
+                p.elapsed_s = ledger.elapsed_s();
+                minimization_progress_(p);
+            });
+        }
+        minimizer.shrink(outcome, *ledger.default_evaluation());
+    }
     if (interrupt_requested())
         throw Interrupted("during the confirmation; " + ledger.remaining_text(where_.redacted()));
     store.record_outcome(outcome);

@@ -41,6 +41,8 @@ public:
     void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
     /// Sets the receiver of the confirmation's progress (elapsed_s filled in).
     void on_confirmation_progress(ConfirmationProgressCallback callback) { confirmation_progress_ = std::move(callback); }
+    /// Receives the progress of tune --minimize's shrinking at each judged removal.
+    void on_minimization_progress(MinimizationProgressCallback callback) { minimization_progress_ = std::move(callback); }
     /// Sets the receiver of notes for the user.
     void on_notice(NoticeCallback callback) { notice_ = std::move(callback); }
     /// Sets where candidates are evaluated (the default: this machine).
@@ -71,6 +73,7 @@ private:
     QueueExecutor* queue_ = nullptr;  ///< the executor while run() uses the store's queue
     ProgressCallback progress_;
     ConfirmationProgressCallback confirmation_progress_;
+    MinimizationProgressCallback minimization_progress_;
     NoticeCallback notice_;
     ExecutorFactory executor_factory_;
 };

@@ -72,7 +72,12 @@ void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_ev
     if (winner.evaluation.status != Status::Pending) return;
     builds.emplace(outcome.winner->to_string(), std::move(winner));
     std::size_t changes = outcome.winner->assignments().size();
-    auto judge = [&](const Route& reference, const Route& candidate) { return costs_time(builds, reference, candidate); };
+    std::size_t trial = 0;
+    auto judge = [&](const Route& reference, const Route& candidate) {
+        std::size_t from = reference.assignments().size(), to = candidate.assignments().size();
+        if (progress_) progress_(MinimizationProgress{++trial, from, from > to ? from - to : 0, 0});
+        return costs_time(builds, reference, candidate);
+    };
     MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route, {}, judge, 2 * changes + 8);
     if (interrupt_requested()) return;
     auto kept = builds.find(minimal.route.to_string());

@@ -8,6 +8,7 @@
 
 #include "eval/evaluator.hpp"
 #include "routetune/spec.hpp"
+#include "study/confirmation_progress.hpp"
 #include "store/study_store.hpp"
 
 namespace routetune {
@@ -25,6 +26,8 @@ public:
     /// rounds, and sets outcome's minimal_* fields (the winner itself when nothing could go;
     /// left unset when the shrunk route no longer beats the default by min_gain).
     void shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const;
+    /// Calls callback at the start of each judged removal.
+    void on_progress(MinimizationProgressCallback callback) { progress_ = std::move(callback); }
 
 private:
     /// Route text -> the route built and measured Ok (the winner: built only).
@@ -40,6 +43,7 @@ private:
     const RunBaseline& baseline_;
     const TimingSpec& timing_;
     std::map<std::string, std::string> environment_;
+    MinimizationProgressCallback progress_;
 };
 
 }  // namespace routetune

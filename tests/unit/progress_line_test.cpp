@@ -102,6 +102,13 @@ TEST(ProgressLine, ConfirmationLine) {
               "confirming 1 route against the default: warm-up pass, 2s elapsed");
 }
 
+TEST(ProgressLine, MinimizationLine) {
+    EXPECT_EQ(format_minimization(MinimizationProgress{12, 9, 4, 190}),
+              "minimizing the winner: trial 12, removing 4 of 9 changes, 3m10s elapsed");
+    EXPECT_EQ(format_minimization(MinimizationProgress{1, 1, 1, 2}),
+              "minimizing the winner: trial 1, removing 1 of 1 change, 2s elapsed");
+}
+
 // What a terminal shows at the end: the text after the last erase-line code.
 std::string visible(const std::string& drawn) {
     auto at = drawn.rfind("\x1b[K");

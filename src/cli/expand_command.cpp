@@ -65,6 +65,7 @@ int run(const ExpandOptions& options) {
     request.include_unsafe = request.include_unsafe || options.include_unsafe;
     request.count_only = options.count;
     request.json = options.json;
+    request.notes = &std::cerr;
     if (options.has_limit) request.limit = parse_integer_option(options.limit, ranges::expand_limit, "--limit");
     Catalog catalog = make_adapter(choice.name, choice.options)->discover();
     return run_expand(catalog, request, std::cout);

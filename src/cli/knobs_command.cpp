@@ -1,7 +1,8 @@
 // `routetune knobs`: discovers the catalog of the spec's compiler (or of --adapter/--compiler
 // with --base) and prints it as a table (name, type, values or range, default, tags) or, with
 // --json, as the catalog_to_json document. --filter keeps the knobs whose names match a glob
-// (fnmatch: `*`, `?`, `[...]`).
+// (fnmatch: `*`, `?`, `[...]`). The values `~` leaves out on this machine (Knob::left_out)
+// follow the table, each with its reason; --json has them as each knob's "left_out".
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "adapters/adapter_registry.hpp"
+#include "report/left_out_note.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "routetune/spec.hpp"
@@ -62,6 +64,7 @@ void print_table(const Catalog& catalog, std::ostream& out) {
             knob.default_value.empty() ? "?" : knob.default_value, join(knob.tags, ","));
     }
     out << catalog.knobs().size() << " knobs\n";
+    out << left_out_details(left_out_values(catalog));
 }
 
 int run(const KnobsOptions& options) {

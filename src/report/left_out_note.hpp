@@ -1,0 +1,23 @@
+// What `~` left out (Knob::left_out, Expression::left_out) in words, for `knobs`, `expand`
+// and `tune`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "routetune/catalog.hpp"
+#include "routetune/expression.hpp"
+
+namespace routetune {
+
+/// Every left-out value of catalog's knobs, by knob name, in each knob's value order.
+std::vector<LeftOutAxisValue> left_out_values(const Catalog& catalog);
+
+/// One sentence: how many values `~` left out, grouped by knob ("-march=[bdver1|knl|...] (12
+/// values), -mavx512f=on, ..."), and how to keep them; "" when none were.
+std::string left_out_summary(const std::vector<LeftOutAxisValue>& left_out);
+
+/// A heading and one line per left-out value with its reason; "" when none were.
+std::string left_out_details(const std::vector<LeftOutAxisValue>& left_out);
+
+}  // namespace routetune

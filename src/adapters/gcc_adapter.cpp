@@ -5,7 +5,7 @@
 // flags alone compile the tiny program, probe every knob value in batches (gcc_probe.cpp;
 // the -O knob too), tag "inactive-at-O0" when the base level is -O0, and store the result.
 // User-declared knobs are added after the cache, so editing them never needs a rediscovery;
-// so is the host-ISA filter (gcc_host_isa.cpp), so a cache shared by machines with other
+// so is the host-ISA filter (host_isa_probe.cpp), so a cache shared by machines with other
 // CPUs never holds one machine's view.
 #include "adapters/gcc_adapter.hpp"
 

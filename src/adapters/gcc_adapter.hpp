@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <memory>
 
-#include "adapters/gcc_host_isa.hpp"
 #include "adapters/gcc_probe.hpp"
+#include "adapters/host_isa_probe.hpp"
 #include "routetune/adapter.hpp"
 
 namespace routetune {

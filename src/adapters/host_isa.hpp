@@ -1,6 +1,6 @@
 // What this machine's CPU can run, in a compiler's own words, and the catalog values it
 // cannot: ISA switches it lacks (`-mavx512f`) and -march values that need them. Pure: the
-// adapters run the compiler and feed the texts in (gcc_host_isa.cpp, clang_adapter.cpp).
+// adapters run the compiler and feed the texts in (host_isa_probe.cpp).
 #pragma once
 
 #include <map>
@@ -23,9 +23,9 @@ struct CpuIsaTable {
     bool knows(const std::string& value) const { return enables.count(value) != 0 || unknown.count(value) != 0; }
 };
 
-/// The ISA switches this machine's CPU has: those `-march=native` enables.
+/// The ISA switches a CPU has; for this machine's, those `-march=native` enables.
 struct HostIsa {
-    std::string cpu;                ///< what native resolves to ("znver3"); "" when not said
+    std::string cpu;                ///< the CPU's name, e.g. what native resolves to ("znver3"); "" when not said
     std::set<std::string> enabled;  ///< e.g. "-mavx2", "-msse4.2"
 };
 

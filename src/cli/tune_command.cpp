@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/tune_dry_run.hpp"
 #include "report/left_out_note.hpp"
+#include "util/text.hpp"
 #include "govern/artifact_evidence.hpp"
 #include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
@@ -150,6 +151,8 @@ int run(TuneArguments& arguments) {
     if (!options.output.empty()) check_artifact_output(options.output);
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
     if (auto note = left_out_summary(setup.expression.left_out); !note.empty()) std::cerr << "routetune: note: " << note << "\n";
+    for (const auto& line : split_lines(explicit_left_out_warnings(setup.expression, setup.catalog)))
+        std::cerr << "routetune: " << line << "\n";
     if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
 
     StudyRunner runner(setup, options);

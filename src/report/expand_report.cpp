@@ -10,6 +10,7 @@
 
 #include "report/left_out_note.hpp"
 #include "routetune/strategy.hpp"
+#include "util/text.hpp"
 
 namespace routetune {
 
@@ -37,7 +38,10 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     if (mode == ExpansionMode::Mixed) bound = mixed_phase_two_bound(expression, request.mixed_max_knobs);
 
     std::string note = left_out_summary(expression.left_out);
-    if (request.notes && !note.empty()) *request.notes << "routetune: note: " << note << "\n";
+    if (request.notes) {
+        if (!note.empty()) *request.notes << "routetune: note: " << note << "\n";
+        for (auto line : split_lines(explicit_left_out_warnings(expression, catalog))) *request.notes << "routetune: " << line << "\n";
+    }
     nlohmann::ordered_json doc;
     if (request.json) {
         doc["mode"] = request.mode;

@@ -5,6 +5,7 @@
 #include "report/left_out_note.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace routetune {
 
@@ -12,6 +13,7 @@ namespace {
 
 constexpr std::size_t kNamedValues = 4;
 constexpr std::size_t kNamedKnobs = 12;
+constexpr std::uint64_t kMaxCheckedValues = 4096;  // an int range never holds left-out values
 
 const char* const how_to_keep = "[compiler] host_isa_only = false keeps them";
 
@@ -47,6 +49,22 @@ std::string left_out_summary(const std::vector<LeftOutAxisValue>& left_out) {
     }
     if (by_knob.size() > kNamedKnobs) text += " and " + std::to_string(by_knob.size() - kNamedKnobs) + " more knobs";
     return text + " (`routetune knobs` says why; " + how_to_keep + ")";
+}
+
+std::string explicit_left_out_warnings(const Expression& expression, const Catalog& catalog) {
+    std::string text;
+    for (const auto& axis : expression.axes) {
+        const Knob* knob = catalog.find(axis.knob);
+        if (knob == nullptr || knob->left_out.empty() || axis.values.size() > kMaxCheckedValues) continue;
+        for (std::uint64_t i = 0; i < axis.values.size(); ++i) {
+            std::string value = axis.values.at(i);
+            if (const LeftOutValue* entry = knob->left_out_reason(value)) {
+                text += "warning: " + axis.knob + "=" + value + " is written explicitly, so it is tried, though `~` would " +
+                        "leave it out: " + entry->reason + "\n";
+            }
+        }
+    }
+    return text;
 }
 
 std::string left_out_details(const std::vector<LeftOutAxisValue>& left_out) {

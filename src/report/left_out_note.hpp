@@ -17,6 +17,11 @@ std::vector<LeftOutAxisValue> left_out_values(const Catalog& catalog);
 /// values), -mavx512f=on, ..."), and how to keep them; "" when none were.
 std::string left_out_summary(const std::vector<LeftOutAxisValue>& left_out);
 
+/// One warning line ("warning: -march=bdver3 is written explicitly, but ...") per value of
+/// expression's axes that catalog marks left out: such a value came from an explicit list (or
+/// `*`), so it is tried as written; "" when there is none.
+std::string explicit_left_out_warnings(const Expression& expression, const Catalog& catalog);
+
 /// A heading and one line per left-out value with its reason; "" when none were.
 std::string left_out_details(const std::vector<LeftOutAxisValue>& left_out);
 

@@ -179,6 +179,15 @@ TEST_F(HostIsaExpression, ExplicitValuesAreTriedAsWritten) {
     EXPECT_FALSE(overridden.left_out.empty());
 }
 
+TEST_F(HostIsaExpression, ExplicitLeftOutValuesAreWarnedOf) {
+    Expression expression = parse_expression("-march=[bdver3|x86-64] -mavx512f=on", catalog_);
+    std::string warnings = explicit_left_out_warnings(expression, catalog_);
+    EXPECT_NE(warnings.find("warning: -march=bdver3 is written explicitly"), std::string::npos) << warnings;
+    EXPECT_NE(warnings.find("warning: -mavx512f=on is written explicitly"), std::string::npos) << warnings;
+    EXPECT_EQ(warnings.find("x86-64 is written"), std::string::npos) << warnings;
+    EXPECT_EQ(explicit_left_out_warnings(parse_expression("-march=~ -mavx512f=~", catalog_), catalog_), "");
+}
+
 TEST_F(HostIsaExpression, NotesNameTheKnobsAndTheWayBack) {
     Expression expression = parse_expression("-march=~ -mavx512f=~ -mxop=~", catalog_);
     std::string summary = left_out_summary(expression.left_out);

@@ -151,8 +151,8 @@ int run(TuneArguments& arguments) {
     if (!options.output.empty()) check_artifact_output(options.output);
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
     if (auto note = left_out_summary(setup.expression.left_out); !note.empty()) std::cerr << "routetune: note: " << note << "\n";
-    for (const auto& line : split_lines(explicit_left_out_warnings(setup.expression, setup.catalog)))
-        std::cerr << "routetune: " << line << "\n";
+    std::string warnings = explicit_left_out_warnings(setup.expression, setup.catalog);
+    for (auto line : split_lines(warnings)) std::cerr << "routetune: " << line << "\n";
     if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
 
     StudyRunner runner(setup, options);

@@ -40,7 +40,8 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     std::string note = left_out_summary(expression.left_out);
     if (request.notes) {
         if (!note.empty()) *request.notes << "routetune: note: " << note << "\n";
-        for (auto line : split_lines(explicit_left_out_warnings(expression, catalog))) *request.notes << "routetune: " << line << "\n";
+        std::string warnings = explicit_left_out_warnings(expression, catalog);
+        for (auto line : split_lines(warnings)) *request.notes << "routetune: " << line << "\n";
     }
     nlohmann::ordered_json doc;
     if (request.json) {

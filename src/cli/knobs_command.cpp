@@ -30,6 +30,7 @@ struct KnobsOptions {
     std::string filter;
     bool json = false;
     bool no_cache = false;
+    bool all_isa = false;
 };
 
 std::string shorten(const std::string& text, std::size_t width) {
@@ -73,6 +74,7 @@ int run(const KnobsOptions& options) {
     AdapterChoice choice =
         choose_adapter(spec ? &*spec : nullptr, options.adapter, options.compiler, options.base, options.has_base);
     choice.options.use_cache = !options.no_cache;
+    if (options.all_isa) choice.options.host_isa_only = false;
     if (!spec && !options.has_base && choice.name == "gcc")
         std::cerr << "routetune: note: no spec and no --base, so the defaults shown are gcc's at -O0; "
                      "pass --base -O2 (or a spec) for the defaults of another level\n";
@@ -106,6 +108,8 @@ void add_knobs_command(CLI::App& app, Action& action) {
     command->add_option("--filter", options->filter, "Only knobs whose name matches this glob (e.g. '-fsched*')");
     command->add_flag("--json", options->json, "Print the catalog as JSON");
     command->add_flag("--no-cache", options->no_cache, "Discover afresh, bypassing the catalog cache");
+    command->add_flag("--all-isa", options->all_isa,
+                      "Leave nothing out of ~ for this machine's CPU (as [compiler] host_isa_only = false)");
     command->footer("Exit codes: 0 the catalog was listed; 1 discovery failed (the compiler could not be run); 2 bad options or spec.");
     command->callback([options, base, &action] {
         options->has_base = base->count() > 0;

@@ -81,6 +81,10 @@ TEST_F(HostIsaCli, TheSpecKeyKeepsEveryValue) {
     EXPECT_GT(routes.size(), candidates(filtered).size());
     EXPECT_FALSE(nlohmann::json::parse(all.out).contains("left_out"));
     EXPECT_EQ(all.err.find("left out"), std::string::npos) << all.err;
+    auto flag = run({"expand", "spec.toml", "--all-isa", "--json"});
+    EXPECT_EQ(candidates(flag), routes);
+    auto knobs = run({"knobs", "spec.toml", "--all-isa", "--filter", "-march"});
+    EXPECT_EQ(knobs.out.find("left out"), std::string::npos) << knobs.out;
 }
 
 TEST_F(HostIsaCli, ExplicitValuesAreTriedAsWritten) {

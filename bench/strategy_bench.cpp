@@ -2,7 +2,8 @@
 // is replayed (seeded with the landscape seed) for a budget of builds, and the number of
 // builds it needed to reach 95% of the best known speedup is recorded; the table compares
 // the mean and median against the number of builds fast needs over the same space.
-// With --shape wide the landscapes have the issue-13 shape (LandscapeOptions::wide). The
+// With --shape wide the landscapes have the issue-13 shape (LandscapeOptions::wide); wide-clean
+// is that shape without the values that fail or cost time (the family knobs' failing values stay). The
 // true@20% columns judge the route a study would pick after 20% of fast's builds (the best
 // measured one) by its noiseless speedup over the optimum: median and worst over the seeds;
 // changes is the median number of non-default values of that route (the optimum's in brackets).
@@ -10,8 +11,9 @@
 // one JSON line with the space, then for each route read from stdin ("-k001=on -p000=8"), a
 // line "STATUS MEDIAN TRUE_SPEEDUP". --diagnose prints, for each pick, the changes of the
 // optimum that matter and that the pick lacks (what they would gain, whether they were built).
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide] [--serve S] [--diagnose] [--minimize-trials T (400)]
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)]
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -59,7 +61,27 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
     double base = landscape.true_time(Route{}), best = 1;
     for (const auto& obs : history)
         if (obs.status == Status::Ok) best = std::max(best, base / landscape.true_time(obs.route));
-    std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f\n", pick.true_speedup, best, landscape.best_speedup());
+    std::size_t single = 0, failed = 0;
+    for (const auto& obs : history) {
+        single += obs.route.assignments().size() <= 1;
+        failed += obs.status != Status::Ok;
+    }
+    std::set<std::pair<std::string, std::string>> built_ok;
+    for (const auto& obs : history)
+        if (obs.status == Status::Ok)
+            for (const auto& assignment : obs.route.assignments()) built_ok.insert(assignment);
+    std::size_t harmless = 0, harmless_built = 0;
+    for (const Axis& axis : landscape.expression().axes)
+        for (std::uint64_t i = 0; i < axis.values.size(); ++i) {
+            Route alone;
+            alone.set(axis.knob, axis.values.at(i));
+            if (axis.values.at(i) == axis.default_value || !(landscape.true_time(alone) <= base)) continue;
+            ++harmless;
+            harmless_built += built_ok.count({axis.knob, axis.values.at(i)});
+        }
+    std::fprintf(stderr, "pick %.3f, best built %.3f, optimum %.3f; %zu builds: %zu of one change or none, %zu failed; "
+                 "%zu of %zu values that neither fail nor cost time alone were built Ok\n",
+                 pick.true_speedup, best, landscape.best_speedup(), history.size(), single, failed, harmless_built, harmless);
     Route essential = landscape.essential_route();
     for (const auto& [knob, value] : essential.assignments()) {
         auto held = pick.route.get(knob);
@@ -74,6 +96,21 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
                      value.c_str(), held ? held->c_str() : "default", std::log(landscape.true_time(pick.route) / landscape.true_time(with)),
                      std::log(base / landscape.true_time(alone)), int(tried), int(built));
     }
+}
+
+/// The landscape of shape (classic, wide, or wide-clean: wide without the values that fail,
+/// are inaccurate or cost time, i.e. what growth could reach if it knew them all in advance).
+LandscapeOptions landscape_options(const std::string& shape, std::size_t knobs, std::uint64_t seed) {
+    LandscapeOptions options = shape == "classic" ? LandscapeOptions{} : LandscapeOptions::wide(knobs, seed);
+    options.knobs = knobs;
+    options.seed = seed;
+    if (shape == "wide-clean") {
+        options.failing_rate = 0;
+        options.inaccurate = 0;
+        options.failing_pairs = 0;
+        options.harmful = 0;
+    }
+    return options;
 }
 
 /// Answers route queries on stdin for an outside tuner; see the usage above.
@@ -134,11 +171,12 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (shape != "classic" && shape != "wide" && shape != "wide-clean") {
+        std::fprintf(stderr, "unknown shape %s (classic, wide or wide-clean)\n", shape.c_str());
+        return 2;
+    }
     if (serve != 0) {
-        LandscapeOptions options = shape == "wide" ? LandscapeOptions::wide(knobs, serve) : LandscapeOptions{};
-        options.knobs = knobs;
-        options.seed = serve;
-        return serve_landscape(SyntheticLandscape(options));
+        return serve_landscape(SyntheticLandscape(landscape_options(shape, knobs, serve)));
     }
     std::vector<std::string> strategies;
     std::stringstream split(list);
@@ -149,10 +187,7 @@ int main(int argc, char** argv) {
     std::vector<double> optimum_changes;
     std::vector<MinimalRow> minimal_rows;
     for (std::size_t s = 1; s <= seeds; ++s) {
-        LandscapeOptions options = shape == "wide" ? LandscapeOptions::wide(knobs, s) : LandscapeOptions{};
-        options.knobs = knobs;
-        options.seed = s;
-        landscapes.emplace_back(options);
+        landscapes.emplace_back(landscape_options(shape, knobs, s));
         optimum_changes.push_back(static_cast<double>(landscapes.back().essential_route().assignments().size()));
         fast_builds += 1.0 + static_cast<double>(SearchSpace(landscapes.back().expression()).single_changes());
         best_speedups += landscapes.back().best_speedup();

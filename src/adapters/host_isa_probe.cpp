@@ -64,7 +64,8 @@ HostIsaOutcome apply_host_isa(Catalog& catalog, const std::set<std::string>& isa
     }
     ++outcome.compiler_runs;
     auto native = enabled_at("native");
-    if (!native) {
+    if (!native || native->enabled.empty()) {
+        // Every x86-64 CPU has SSE2: an empty answer is a compiler that cannot tell, not a CPU.
         outcome.skipped = "the compiler would not say what -march=native enables";
         return outcome;
     }

@@ -31,7 +31,7 @@ using IsaOfCpu = std::function<std::optional<HostIsa>(const std::string& march)>
 /// host's switches from enabled_at("native"), asked every time (it is this machine's, not
 /// the compiler's, so it never enters the cache); each -march value's from enabled_at(value),
 /// kept in cache under table_key (none: not kept) and asked only for values the cached table
-/// lacks. No isa_switches, or no answer for native, marks nothing.
+/// lacks. No isa_switches, or no answer (or an empty one) for native, marks nothing.
 HostIsaOutcome apply_host_isa(Catalog& catalog, const std::set<std::string>& isa_switches, const IsaOfCpu& enabled_at,
                               const CatalogCache* cache, const std::string& table_key);
 

@@ -3,8 +3,14 @@
 // and what `~` makes of the values it leaves out.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+
 #include "adapters/gcc_help_parser.hpp"
 #include "adapters/host_isa.hpp"
+#include "adapters/host_isa_probe.hpp"
 #include "report/left_out_note.hpp"
 #include "routetune/expression.hpp"
 #include "util/files.hpp"
@@ -129,6 +135,60 @@ TEST(HostIsa, CatalogJsonKeepsLeftOutValues) {
     ASSERT_EQ(back.find("-march")->left_out.size(), catalog.find("-march")->left_out.size());
     EXPECT_EQ(back.find("-march")->left_out[0].reason, catalog.find("-march")->left_out[0].reason);
     EXPECT_EQ(catalog_to_json(gcc12_catalog()).find("left_out"), std::string::npos);
+}
+
+// A compiler that answers from the recorded outputs and counts what it was asked.
+struct RecordedCompiler {
+    std::string native_file = "march-native-znver3-target.txt";
+    std::atomic<int> native_runs{0}, cpu_runs{0};
+    std::optional<HostIsa> operator()(const std::string& march) {
+        if (march == "native") {
+            ++native_runs;
+            return host_from(native_file);
+        }
+        ++cpu_runs;
+        if (march != "bdver3" && march != "x86-64-v4" && march != "x86-64") return std::nullopt;
+        return host_from("march-" + march + "-target.txt");
+    }
+};
+
+TEST(HostIsaProbe, TheTableIsCachedAndTheHostIsAskedEveryTime) {
+    auto dir = std::filesystem::temp_directory_path() / ("routetune-host-isa-probe-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    CatalogCache cache(dir);
+    RecordedCompiler compiler;
+    IsaOfCpu ask = [&](const std::string& march) { return compiler(march); };
+    Catalog first = gcc12_catalog();
+    std::size_t march_values = first.find("-march")->values.size() - 1;  // native is never asked as a table entry
+    HostIsaOutcome outcome = apply_host_isa(first, gcc_isa_switches(first), ask, &cache, "table");
+    EXPECT_EQ(outcome.compiler_runs, 1 + march_values);
+    EXPECT_EQ(compiler.cpu_runs.load(), static_cast<int>(march_values));
+    EXPECT_NE(first.find("-march")->left_out_reason("bdver3"), nullptr);
+    auto stored = cpu_isa_table_from_json(cache.load_text("table").value_or(""));
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_EQ(stored->enables.size(), 3u);
+    EXPECT_TRUE(stored->unknown.count("haswell"));
+    compiler.native_file = "march-sapphirerapids-target.txt";  // another machine, the same cache
+    Catalog second = gcc12_catalog();
+    outcome = apply_host_isa(second, gcc_isa_switches(second), ask, &cache, "table");
+    EXPECT_EQ(outcome.compiler_runs, 1u);
+    EXPECT_EQ(compiler.native_runs.load(), 2);
+    EXPECT_EQ(second.find("-march")->left_out_reason("x86-64-v4"), nullptr);
+    EXPECT_EQ(second.find("-mavx512f")->left_out_reason("on"), nullptr);
+    EXPECT_NE(second.find("-march")->left_out_reason("bdver3"), nullptr);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(HostIsaProbe, NoAnswerForNativeMarksNothing) {
+    Catalog catalog = gcc12_catalog();
+    IsaOfCpu silent = [](const std::string&) { return std::optional<HostIsa>(HostIsa{}); };
+    HostIsaOutcome outcome = apply_host_isa(catalog, gcc_isa_switches(catalog), silent, nullptr, "table");
+    EXPECT_EQ(outcome.left_out, 0u);
+    EXPECT_NE(outcome.skipped, "");
+    EXPECT_TRUE(left_out_values(catalog).empty());
+    IsaOfCpu failing = [](const std::string&) { return std::optional<HostIsa>(); };
+    EXPECT_NE(apply_host_isa(catalog, gcc_isa_switches(catalog), failing, nullptr, "table").skipped, "");
+    EXPECT_NE(apply_host_isa(catalog, {}, failing, nullptr, "table").skipped, "");
 }
 
 class HostIsaExpression : public ::testing::Test {

@@ -64,9 +64,9 @@ struct Axis {
 
 /// A value `~` left out of a knob of the expression (the knob's Knob::left_out), for messages.
 struct LeftOutAxisValue {
-    std::string knob;
-    std::string value;
-    std::string reason;
+    std::string knob;    ///< the knob's name
+    std::string value;   ///< the value left out
+    std::string reason;  ///< why (LeftOutValue::reason)
 };
 
 /// A parsed, validated route expression.

@@ -26,8 +26,8 @@ struct KnobApplication {
 /// A value that `~` leaves out of a knob's representative values, and why (e.g. the CPU of
 /// this machine cannot run code built with it). Written explicitly, the value is still allowed.
 struct LeftOutValue {
-    std::string value;
-    std::string reason;
+    std::string value;   ///< e.g. "bdver3", or "on" of a switch
+    std::string reason;  ///< e.g. "needs -mfma4 -mxop, which this machine's CPU (znver3) lacks"
 };
 
 /// One tunable compiler option. Names start with '-' and contain no '=', space, '[', ']', '|'.

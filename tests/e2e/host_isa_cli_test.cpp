@@ -71,6 +71,17 @@ TEST_F(HostIsaCli, TildeLeavesOutMarchValuesTheHostCannotRun) {
     EXPECT_NE(result.err.find("host_isa_only = false"), std::string::npos) << result.err;
 }
 
+TEST_F(HostIsaCli, TuneSaysWhatItLeftOut) {
+    auto plan = run({"tune", "spec.toml", "--dry-run"});
+    ASSERT_EQ(plan.exit_code, 0) << plan.err;
+    EXPECT_NE(plan.err.find("routetune: note: `~` left out"), std::string::npos) << plan.err;
+    EXPECT_EQ(plan.out.find("-march=haswell"), std::string::npos) << plan.out;
+    EXPECT_NE(plan.out.find("-march=nehalem"), std::string::npos) << plan.out;
+    auto cross = run({"tune", "cross.toml", "--dry-run"});
+    EXPECT_EQ(cross.err.find("left out"), std::string::npos) << cross.err;
+    EXPECT_NE(cross.out.find("-march=haswell"), std::string::npos) << cross.out;
+}
+
 TEST_F(HostIsaCli, TheSpecKeyKeepsEveryValue) {
     auto filtered = run({"expand", "spec.toml", "--json"});
     auto all = run({"expand", "cross.toml", "--json"});

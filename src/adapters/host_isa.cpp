@@ -6,7 +6,9 @@
 // gives every other -march value's. A switch the host lacks keeps only "off" in `~`; a
 // -march value that enables a switch the host lacks is left out of `~` whole, unless GCC emits
 // that switch's instructions only through its built-in functions (the list below). Nothing
-// is removed from the catalog: written explicitly, every value is still allowed.
+// is removed from the catalog: written explicitly, every value is still allowed. Clang's
+// answers (feature macros, host_isa_probe.cpp) are turned into the same switch names, so the
+// rule is one for both compilers.
 #include "adapters/host_isa.hpp"
 
 #include <algorithm>

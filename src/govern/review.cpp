@@ -49,15 +49,13 @@ void judge_gain(const Lock& lock, const RegressionOutcome& run, ReviewResult& re
 
 ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarget& audit) {
     Lock lock = read_lock(lock_file);
-    if (is_postgres_url(lock.evidence.store))
-        throw UsageError(lock_file.string() + ": its evidence is a study in PostgreSQL (" + lock.evidence.store +
-                         "); review reads SQLite study stores only");
-    fs::path store = path_from_lock(lock.evidence.store, lock_file);
-    if (!fs::is_regular_file(store))
-        throw UsageError(lock_file.string() + ": the study store it names is gone (" + store.string() +
+    bool database = is_postgres_url(lock.evidence.store);
+    std::string store = database ? lock.evidence.store : path_from_lock(lock.evidence.store, lock_file).string();
+    if (!database && !fs::is_regular_file(store))
+        throw UsageError(lock_file.string() + ": the study store it names is gone (" + store +
                          "); the evidence behind the lock cannot be reviewed");
     ReviewResult result;
-    std::string store_sha = sha256_file(store).value_or("");
+    std::string store_sha = database ? "" : sha256_file(store).value_or("");
     result.differences = environment_differences(lock, lock_file, *make_system_probe());
     if (!result.differences.empty()) {
         result.recommendation = "re-tune";
@@ -76,7 +74,10 @@ ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarge
             judge_gain(lock, *result.run, result);
         }
     }
-    if (store_sha != lock.evidence.store_sha256)
+    if (database)
+        result.reasons.push_back("note: the evidence is study '" + lock.evidence.study + "' in PostgreSQL (" + store +
+                                 "); review does not read the database, so whether it changed since promotion is not checked");
+    else if (store_sha != lock.evidence.store_sha256)
         result.reasons.push_back("note: the study store changed since promotion (gc or --continue)");
     lock.last_review.time = iso8601_utc_now();
     lock.last_review.recommendation = result.recommendation;
@@ -90,7 +91,7 @@ ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarge
     result.review_by = lock.review_by;
     write_lock(lock_file, lock);
     AuditEntry entry = make_audit_entry("review", lock_file.string(), audit.command);
-    entry.evidence = {{"store", store.string()}, {"store_sha256", store_sha},
+    entry.evidence = {{"store", store}, {"store_sha256", store_sha},
                       {"lock_sha256", sha256_file(lock_file).value_or("")}, {"rerun", rerun}};
     if (result.run) {
         entry.evidence["builds"] = result.run->builds;

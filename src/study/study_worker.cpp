@@ -176,6 +176,7 @@ WorkerTotals StudyWorker::run(WorkQueue& queue, const std::atomic<bool>* stop) {
     }
     loop.baseline.reference_outputs = stored->outputs;
     loop.baseline.default_case_s = stored->wall_s;
+    if (stored->default_build_s) loop.evaluator.set_default_build_s(*stored->default_build_s);  // [build] relative_timeout
     int jobs = std::max(options_.jobs, 1);
     loop.active = jobs;
     std::thread heartbeat([&] { loop.heartbeat(); });

@@ -1,7 +1,8 @@
 // End-to-end scale-out against a real PostgreSQL server: a coordinator and three workers on
 // a 16-candidate study of one-second fake builds, two workers SIGKILLed mid-evaluation (every
 // route recorded once, the same result as the SQLite store); a SIGSTOPped worker whose late
-// write is refused; a SIGKILLed coordinator resumed with --continue while workers wait; an
+// write is refused; a worker that cuts a hung build at [build] relative_timeout of the
+// coordinator's default build; a SIGKILLed coordinator resumed with --continue while workers wait; an
 // unreachable database; a worker with another spec.
 #include <gtest/gtest.h>
 
@@ -144,6 +145,41 @@ TEST(ScaleOutCli, AWorkerStoppedPastItsLeaseHasItsLateWriteRefused) {
     EXPECT_EQ(scalar(url, "SELECT count(*) FROM lease_event WHERE kind = 'refused_write' AND worker = 'sleepy'"), 1);
     EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation WHERE worker = 'sleepy'"), 0);
     EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation"), 3);  // the default and two routes, once each
+}
+
+TEST(ScaleOutCli, AWorkerCutsABuildAtTheRelativeTimeoutOfTheDefaultsBuild) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    fs::path specs = scratch_specs();
+    // Every build takes 0.5 s; -funroll-loops=on's would take 100 s more ([build] timeout_s is 30).
+    std::string spec = text_of(specs / "fake_timed.toml");
+    auto at = spec.find("timeout_s = 30\n");
+    ASSERT_NE(at, std::string::npos);
+    spec.insert(at + 15, "relative_timeout = 4\nrelative_timeout_floor_s = 0.5\n"
+                         "env = { FAKE_BUILD_SLEEP_S = \"0.5\", FAKE_BUILD_HANG_ON = \"-funroll-loops\", FAKE_BUILD_HANG_S = \"100\" }\n");
+    std::ofstream(specs / "slow_builds.toml") << spec;
+    std::string file = (specs / "slow_builds.toml").string();
+    BackgroundCli worker({"worker", file, "--store", url, "--worker-id", "w1", "--lease", "20s"}, own_folder(specs, "w1"));
+    auto started = std::chrono::steady_clock::now();
+    CliResult tuned = run_cli({"tune", file, "--store", url, "--search", "full", "--routes", "-funroll-loops=[on|off]", "--lease",
+                               "20s", "--json", "--jobs", "0"},
+                              own_folder(specs, "coordinator"), {}, 120);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+    json s = json::parse(tuned.out);
+    double default_build = s.at("evaluations").at(0).at("build_s").get<double>();
+    bool cut = false;
+    for (const auto& e : s.at("evaluations")) {
+        if (e.at("route") != "-funroll-loops=on") continue;
+        cut = true;
+        EXPECT_EQ(e.at("status"), "build_timeout") << e.dump();
+        EXPECT_LT(e.at("build_s").get<double>(), 4 * default_build + 5) << e.dump();
+        EXPECT_NE(e.at("message").get<std::string>().find("[build] relative_timeout 4 x the default's"), std::string::npos)
+            << e.dump();
+    }
+    EXPECT_TRUE(cut);
+    EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation WHERE worker = 'w1' AND status = 'build_timeout'"), 1);
+    EXPECT_LT(took, 60) << "the worker's hung build held the study past its relative limit";
+    EXPECT_EQ(worker.wait(), 0);
 }
 
 TEST(ScaleOutCli, AKilledCoordinatorResumesWhileWorkersKeepDraining) {

@@ -231,6 +231,10 @@ std::optional<StoredBaseline> WorkQueue::read_baseline() {
         if (r.text(i, 2) != "t") baseline.outputs[r.text(i, 0)] = from_hex(r.text(i, 1));
         if (!r.is_null(i, 3)) baseline.wall_s[r.text(i, 0)] = r.real(i, 3);
     }
+    PgResult built = db_.exec("SELECT build_s FROM evaluation WHERE study_id = $1 AND phase = 'default' AND status <> 'pending' "
+                              "AND build_s IS NOT NULL ORDER BY id LIMIT 1",
+                              {pg_int(study())});
+    if (built.rows() == 1) baseline.default_build_s = built.real(0, 0);
     return baseline;
 }
 

@@ -35,6 +35,7 @@ struct QueueCounts {
 struct StoredBaseline {
     std::map<std::string, std::string> outputs;  ///< case name -> reference output bytes
     std::map<std::string, double> wall_s;        ///< case name -> the default's wall time
+    std::optional<double> default_build_s;       ///< the default's build time, as recorded (bounds [build] relative_timeout)
 };
 
 /// What a study is, as its coordinator recorded it (what a worker checks before measuring).

@@ -28,12 +28,14 @@ constexpr std::size_t kNamedSwitches = 6;
 // Judgement, not parsing: instruction sets whose instructions GCC emits only where a program
 // calls their built-in functions (system, tracing, cache-control, random-number, key-locker,
 // user-interrupt and transactional instructions), and HLE, whose XACQUIRE/XRELEASE prefixes
-// CPUs without it ignore. An -march value that enables them still runs ordinary code on a
+// CPUs without it ignore; and AVX512-VP2INTERSECT, whose pair-of-masks result only its
+// built-ins produce (GCC 12's -march=sapphirerapids enables it; the Xeons GCC 13 calls
+// sapphirerapids lack it). An -march value that enables them still runs ordinary code on a
 // CPU without them (-march=skylake on an AMD CPU: HLE, SGX), so they do not make an -march
 // value left out. The switches themselves still lose "on" where the host lacks them: alone
 // they change only the built-in functions, so such a build is wasted or dies.
 constexpr std::string_view builtin_only_isa[] = {
-    "-mcldemote", "-mclflushopt", "-mclwb",    "-mclzero",    "-menqcmd", "-mfsgsbase", "-mfxsr",    "-mhle",
+    "-mavx512vp2intersect", "-mcldemote", "-mclflushopt", "-mclwb",    "-mclzero",    "-menqcmd", "-mfsgsbase", "-mfxsr",    "-mhle",
     "-mhreset",   "-mkl",         "-mlwp",     "-mmovdir64b", "-mmovdiri", "-mmwait",   "-mmwaitx",  "-mpconfig",
     "-mpku",      "-mptwrite",    "-mrdpid",   "-mrdrnd",     "-mrdseed", "-mrtm",      "-mserialize", "-msgx",
     "-mtsxldtrk", "-muintr",      "-mwaitpkg", "-mwbnoinvd",  "-mwidekl", "-mxsave",    "-mxsavec",  "-mxsaveopt",

@@ -107,6 +107,25 @@ TEST(HostIsa, AnAvx512HostKeepsAvx512AndStillLacksXop) {
     EXPECT_NE(left_out(catalog, "-march", "bdver3"), nullptr);
 }
 
+TEST(HostIsa, ARealSapphireRapidsHostKeepsAvx512AndAmx) {
+    // `gcc -march=native -Q --help=target` of GCC 13 on the GPU machine's Xeon (gcc13/README.md),
+    // against GCC 12's catalog and table: the switch names are the same.
+    auto text = read_file(std::string(ROUTETUNE_FIXTURES) + "/gcc13/march-native-sapphirerapids-target.txt");
+    ASSERT_TRUE(text.has_value());
+    HostIsa host{gcc_march_value(*text), gcc_enabled_switches(*text)};
+    EXPECT_EQ(host.cpu, "sapphirerapids");
+    Catalog catalog = gcc12_catalog();
+    leave_out_host_unrunnable(catalog, gcc_isa_switches(catalog), host, recorded_table());
+    for (const char* kept : {"x86-64-v4", "sapphirerapids", "skylake", "x86-64-v3"})
+        EXPECT_EQ(left_out(catalog, "-march", kept), nullptr) << kept;
+    for (const char* on : {"-mavx512f", "-mamx-tile", "-mavx512fp16"}) EXPECT_EQ(left_out(catalog, on, "on"), nullptr) << on;
+    for (const char* lacking : {"-mxop", "-mfma4", "-mtbm", "-m3dnow"}) EXPECT_NE(left_out(catalog, lacking, "on"), nullptr) << lacking;
+    ASSERT_NE(left_out(catalog, "-march", "bdver3"), nullptr);
+    ASSERT_NE(left_out(catalog, "-march", "znver3"), nullptr);
+    EXPECT_NE(left_out(catalog, "-march", "znver3")->reason.find("-msse4a"), std::string::npos)
+        << left_out(catalog, "-march", "znver3")->reason;
+}
+
 TEST(HostIsa, ASecondHostReplacesTheFirstOnesMarks) {
     Catalog catalog = gcc12_catalog();
     auto switches = gcc_isa_switches(catalog);

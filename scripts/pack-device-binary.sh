@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 out=.devbin
+rm -rf "$out"  # a second run would find its own copies through the RPATH
 mkdir -p "$out/lib"
 link=$(ninja -C "$build" -t commands routetune | tail -1)
 link=${link#*&& }

@@ -18,7 +18,8 @@ process start to exit, measured here, split into:
 so wall = start-up + idle + builds + tail. Output: one line per repetition, then medians and
 ranges; ratio = study wall / ideal wall (same repetition) and study wall / 8 s.
 
-Usage: bench/scheduler_bench.sh overhead [ROUTETUNE [OTHER]] (REPEATS, default 5). With OTHER
+Usage: bench/scheduler_bench.sh overhead [ROUTETUNE [OTHER]] (REPEATS, default 5; FAKE_TIMED_CC, default
+tests/fakes/fake_timed_cc, the fake compiler, e.g. an older one to compare). With OTHER
 (e.g. the binary before a change), each repetition also runs the study with it, right after
 ROUTETUNE's, so both see the same load; its rows and medians follow, marked "other".
 """
@@ -33,14 +34,15 @@ work = tempfile.mkdtemp(prefix="scheduler_overhead.")
 fixtures = os.path.join(root, "tests", "fixtures", "specs")
 for name in ("tiny.c", "fake_input_1.txt"):
     subprocess.run(["cp", os.path.join(fixtures, name), work], check=True)
+fake = os.path.abspath(os.environ.get("FAKE_TIMED_CC", os.path.join(root, "tests", "fakes", "fake_timed_cc")))
 wrapper = os.path.join(work, "timed_cc")
 with open(wrapper, "w") as f:
     f.write(f"""#!/bin/sh
 case " $* " in
-*" -o "*tiny.c*|*tiny.c*" -o "*) s=$(date +%s.%N); "{root}/tests/fakes/fake_timed_cc" "$@"; rc=$?
+*" -o "*tiny.c*|*tiny.c*" -o "*) s=$(date +%s.%N); "{fake}" "$@"; rc=$?
     echo "$s $(date +%s.%N)" >> "$BUILD_LOG"; exit $rc ;;
 esac
-exec "{root}/tests/fakes/fake_timed_cc" "$@"
+exec "{fake}" "$@"
 """)
 os.chmod(wrapper, 0o755)
 spec = open(os.path.join(fixtures, "fake_scheduler.toml")).read().splitlines()

@@ -9,9 +9,13 @@
 // changes is the median number of non-default values of that route (the optimum's in brackets).
 // With --serve S it serves landscape seed S to another tuner (bench/optuna_peer.py) instead:
 // one JSON line with the space, then for each route read from stdin ("-k001=on -p000=8"), a
-// line "STATUS MEDIAN TRUE_SPEEDUP". --diagnose prints, for each pick, the changes of the
-// optimum that matter and that the pick lacks (what they would gain, whether they were built).
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)]
+// line "STATUS MEDIAN TRUE_SPEEDUP". The second table shrinks each pick with minimize_route and
+// a model of tune --minimize's judge (costs_time below; --judge-sd sets its log noise per
+// sample): changes, true fraction, trials.
+// --diagnose prints, for each pick, the changes of the
+// optimum that matter and that the pick lacks (what they would gain, whether they were built),
+// and the pick's and its minimal route's size and true fraction.
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)]
 #include <algorithm>
 #include <set>
 #include <cmath>
@@ -21,6 +25,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +33,7 @@
 #include "search/search_space.hpp"
 #include "search/sim/simulation.hpp"
 #include "search/sim/synthetic_landscape.hpp"
+#include "study/removal_judge.hpp"
 #include "study/route_minimizer.hpp"
 
 using namespace routetune;
@@ -136,11 +142,25 @@ int serve_landscape(const SyntheticLandscape& landscape) {
     return 0;
 }
 
-/// A removal costs time when the candidate fails or its interval lies above the winner's.
-CostsTime costs_time(const SyntheticLandscape& landscape) {
-    return [&landscape](const Route& reference, const Route& candidate) {
-        Observation ref = landscape.evaluate(reference), cand = landscape.evaluate(candidate);
-        return cand.status != Status::Ok || cand.ci_low_s > ref.ci_high_s;
+/// The judge of tune --minimize (WinnerMinimizer), modelled: a candidate that fails (or is
+/// inaccurate) costs time; otherwise each interleaved round samples reference and candidate
+/// afresh, true time times log-normal noise of the landscape's sd, from a generator indexed by
+/// the trial (never the landscape's own, route-fixed noise), and slower_with_confidence decides
+/// as in a study. No sample repeats the measurement the search picked the route by.
+CostsTime costs_time(const SyntheticLandscape& landscape, double noise_sd, std::uint64_t seed, std::size_t& rounds_drawn) {
+    auto trial = std::make_shared<std::uint64_t>(0);
+    return [&landscape, noise_sd, seed, trial, &rounds_drawn](const Route& reference, const Route& candidate) {
+        if (landscape.evaluate(candidate).status != Status::Ok) return true;
+        SearchRng rng(seed, 0x6a75646765ULL + (*trial)++);
+        double ref_time = landscape.true_time(reference), cand_time = landscape.true_time(candidate);
+        return slower_with_confidence([&](int rounds, std::vector<double>& ref, std::vector<double>& cand) {
+            rounds_drawn += static_cast<std::size_t>(rounds);
+            for (int i = 0; i < rounds; ++i) {
+                ref.push_back(ref_time * std::exp(noise_sd * rng.normal()));
+                cand.push_back(cand_time * std::exp(noise_sd * rng.normal()));
+            }
+            return true;
+        });
     };
 }
 
@@ -153,7 +173,7 @@ struct MinimalRow {
 
 int main(int argc, char** argv) {
     std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400;
-    double target = 0.95;
+    double target = 0.95, judge_sd = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -165,6 +185,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--shape")) shape = argv[i + 1];
         else if (!std::strcmp(argv[i], "--serve")) serve = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--minimize-trials")) max_trials = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--judge-sd")) judge_sd = std::strtod(argv[i + 1], nullptr);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -220,10 +241,17 @@ int main(int argc, char** argv) {
             true_fifth.push_back(pick.true_speedup / landscape.best_speedup());
             changes.push_back(static_cast<double>(pick.route.assignments().size()));
             if (diagnose) print_missing(run.history, pick, landscape);
-            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape), max_trials);
+            double noise_sd = judge_sd > 0 ? judge_sd : landscape_options(shape, knobs, s).noise_sd;
+            std::size_t rounds = 0;
+            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape, noise_sd, s, rounds), max_trials);
             minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
             minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());
             minimal_trials.push_back(static_cast<double>(minimal.trials));
+            if (diagnose)
+                std::fprintf(stderr, "seed %zu: pick %zu changes, true %.3f; minimal %zu changes, true %.3f, %zu trials%s, %.1f rounds each\n",
+                             s, pick.route.assignments().size(), true_fifth.back(), minimal.route.assignments().size(),
+                             minimal_fraction.back(), minimal.trials, minimal.cut_short ? " (cut short)" : "",
+                             static_cast<double>(rounds) / static_cast<double>(std::max<std::size_t>(minimal.trials, 1)));
         }
         std::vector<double> sorted = needed;
         std::sort(sorted.begin(), sorted.end());
@@ -242,7 +270,7 @@ int main(int argc, char** argv) {
                                 median_of(minimal_fraction), *std::min_element(minimal_fraction.begin(), minimal_fraction.end()),
                                 median_of(minimal_trials)});
     }
-    std::printf("\nminimal routes of the routes picked at 20%% of fast (delta debugging, at most %zu trials; optimum: %.1f changes that matter)\n",
+    std::printf("\nminimal routes of the routes picked at 20%% of fast (minimize_route judged as tune --minimize, modelled; at most %zu trials; optimum: %.1f changes that matter)\n",
                 max_trials, median_of(optimum_changes));
     std::printf("%-8s %10s %10s %10s %10s %10s\n", "strategy", "changes", "most", "true", "worst", "trials");
     for (const MinimalRow& row : minimal_rows)

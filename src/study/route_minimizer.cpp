@@ -1,21 +1,37 @@
-// Delta debugging over the winner's changes (the knobs whose value differs from the
-// baseline's), in passes: split the remaining changes into chunks in the given order (two in
-// the first pass), try putting each chunk back to the baseline in turn, keep every removal the
-// judge accepts and go on with the next chunk (a chunk that stayed is not retried in the same
-// pass, so a pass costs one trial per chunk); each pass halves the chunks, until a pass of
-// single changes removes nothing. With k changes that matter among N, a pass keeps at most k
-// chunks, so the whole costs about 2k log2(N) trials, not one per change. Every candidate is judged against the winner itself, not against
-// the route of the previous step, so removals that each cost a little within the noise
-// cannot add up to a large loss: a candidate that is slower than the winner with confidence
-// is refused however it was reached. A candidate that fails (a change needs another) costs
-// time by definition.
+// Adaptive group testing over the winner's changes (the knobs whose value differs from the
+// baseline's), after Hwang's generalized binary splitting. With d changes that matter among
+// n, a group of about n/d changes (a power of two) is put back to the baseline in one trial;
+// when the judge finds the route without it no slower, the whole group goes; otherwise the
+// group holds a change that matters, and halving it (the first half put back: no slower, so
+// the change is in the second half; slower, so it is in the first, and the second goes back
+// to the pool) isolates one such change in log2 of the group's size trials; it stays. d is
+// not known: it is estimated from what was found so far, starting from one change that
+// matters per sqrt(n). The whole costs about n / 2^a + d (a + 1) trials for groups of 2^a
+// (about 200 for n = 900, d = 30), against about 2 d log2(n) for delta debugging in passes.
+// Each removal is judged against the current route (the one it would replace), both measured
+// afresh by the judge: a winner whose own measurement was lucky, or an earlier removal that
+// cost a little, does not make every later removal look costly. Small losses that pass one
+// by one could add up, so the result is checked against the winner itself at the end: when
+// it is slower with confidence, the removal after which the route first became slower is
+// found by bisection over the routes the search went through and put back, until the route
+// is no longer slower (at most kRepairs groups); then the search runs again over the changes
+// put back, now judging each removal against the winner, so that losses cannot add up again
+// (when kRepairs groups did not cure it, the bisection was misled by noise and they are
+// searched again against the current route, so that they do not stay for nothing). A candidate that fails (a
+// change needs another) costs time by definition; every decision is the judge's, so the
+// result is a pure function of the inputs and the judge.
 #include "study/route_minimizer.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <deque>
+#include <optional>
 
 namespace routetune {
 
 namespace {
+
+constexpr int kRepairs = 8;
 
 Route without(const Route& route, const Route& baseline, const std::vector<std::string>& knobs) {
     Route out = route;
@@ -28,49 +44,146 @@ Route without(const Route& route, const Route& baseline, const std::vector<std::
 
 std::vector<std::string> changes_of(const Route& winner, const Route& baseline, const std::vector<std::string>& order) {
     std::vector<std::string> changes;
-    auto changed = [&](const std::string& knob) { return winner.get(knob) && winner.get(knob) != baseline.get(knob); };
-    for (const std::string& knob : order)
+    auto changed = [&](const std::string& knob) { return winner.get(knob) != baseline.get(knob); };
+    auto add = [&](const std::string& knob) {
         if (changed(knob) && std::find(changes.begin(), changes.end(), knob) == changes.end()) changes.push_back(knob);
-    for (const auto& [knob, value] : winner.assignments())
-        if (changed(knob) && std::find(changes.begin(), changes.end(), knob) == changes.end()) changes.push_back(knob);
-    for (const auto& [knob, value] : baseline.assignments())
-        if (!winner.get(knob) && std::find(changes.begin(), changes.end(), knob) == changes.end()) changes.push_back(knob);
+    };
+    for (const std::string& knob : order) add(knob);
+    for (const auto& [knob, value] : winner.assignments()) add(knob);
+    for (const auto& [knob, value] : baseline.assignments()) add(knob);
     return changes;
 }
+
+/// Hwang's group size for n changes left when d of them are thought to matter.
+std::size_t group_size(std::size_t n, double d) {
+    d = std::max(1.0, d);
+    if (static_cast<double>(n) <= 2 * d - 2) return 1;
+    double a = std::floor(std::log2((static_cast<double>(n) - d + 1) / d));
+    auto size = static_cast<std::size_t>(std::exp2(std::max(0.0, a)));
+    return std::clamp<std::size_t>(size, 1, n);
+}
+
+/// The state of one minimization: the route so far and what was removed, in order.
+class Search {
+public:
+    Search(const Route& winner, const Route& baseline, const CostsTime& costs_time, std::size_t max_trials)
+        : winner_(winner), baseline_(baseline), costs_time_(costs_time), max_trials_(max_trials) {
+        result_.route = winner;
+    }
+
+    /// Group testing over pool; false when the trials ran out.
+    bool run(std::deque<std::string> pool) {
+        std::size_t total = pool.size(), found = 0, resolved = 0;
+        while (!pool.empty()) {
+            double rate = (static_cast<double>(found) + 1) / (static_cast<double>(resolved) + std::sqrt(static_cast<double>(total)));
+            std::size_t size = group_size(pool.size(), rate * static_cast<double>(pool.size()));
+            std::vector<std::string> group(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(size));
+            pool.erase(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(size));
+            auto gone = try_removing(group);
+            if (!gone) return false;
+            if (*gone) {
+                resolved += size;
+                continue;
+            }
+            while (group.size() > 1) {
+                auto middle = group.begin() + static_cast<std::ptrdiff_t>((group.size() + 1) / 2);
+                std::vector<std::string> first(group.begin(), middle), second(middle, group.end());
+                if (!(gone = try_removing(first))) return false;
+                if (*gone) {
+                    resolved += first.size();
+                    group = std::move(second);
+                } else {
+                    pool.insert(pool.begin(), second.begin(), second.end());
+                    group = std::move(first);
+                }
+            }
+            ++found;
+            ++resolved;
+        }
+        return true;
+    }
+
+    /// Checks the route against the winner; while it is slower, puts back the group after
+    /// whose removal it first became slower; once it is not, searches the groups put back
+    /// again, judged against the winner (when kRepairs groups did not make it so, they were
+    /// not what it lacked: they are searched again as before). False when the trials ran out.
+    bool repair() {
+        std::deque<std::string> put_back;
+        bool cured = false;
+        for (int round = 0; round < kRepairs && !log_.empty(); ++round) {
+            auto slower = judge(winner_, result_.route);
+            if (!slower) return false;
+            cured = !*slower;
+            if (!*slower) break;
+            std::size_t good = 0, bad = log_.size();  // routes after `good` removals: not slower; after `bad`: slower
+            while (bad - good > 1) {
+                std::size_t middle = (good + bad) / 2;
+                if (!(slower = judge(winner_, after(middle)))) return false;
+                (*slower ? bad : good) = middle;
+            }
+            for (const std::string& knob : log_[bad - 1]) {
+                if (auto value = winner_.get(knob)) result_.route.set(knob, *value);
+                else result_.route.erase(knob);
+                put_back.push_back(knob);
+            }
+            log_.erase(log_.begin() + static_cast<std::ptrdiff_t>(bad - 1));
+        }
+        against_winner_ = cured;
+        return run(std::move(put_back));
+    }
+
+    /// The result, its removals in the order they were made.
+    MinimizedRoute take() {
+        result_.removed.clear();
+        for (const auto& group : log_) result_.removed.insert(result_.removed.end(), group.begin(), group.end());
+        return std::move(result_);
+    }
+
+private:
+    std::optional<bool> judge(const Route& reference, const Route& candidate) {
+        if (result_.trials == max_trials_) {
+            result_.cut_short = true;
+            return std::nullopt;
+        }
+        ++result_.trials;
+        return costs_time_(reference, candidate);
+    }
+
+    /// Whether group could go (then it is gone); nullopt when the trials ran out.
+    std::optional<bool> try_removing(const std::vector<std::string>& group) {
+        Route candidate = without(result_.route, baseline_, group);
+        auto slower = judge(against_winner_ ? winner_ : result_.route, candidate);
+        if (!slower) return std::nullopt;
+        if (*slower) return false;
+        result_.route = std::move(candidate);
+        log_.push_back(group);
+        return true;
+    }
+
+    /// The winner without the first `removals` groups of the log.
+    Route after(std::size_t removals) const {
+        Route route = winner_;
+        for (std::size_t i = 0; i < removals; ++i) route = without(route, baseline_, log_[i]);
+        return route;
+    }
+
+    const Route& winner_;
+    const Route& baseline_;
+    const CostsTime& costs_time_;
+    std::size_t max_trials_;
+    MinimizedRoute result_;
+    std::vector<std::vector<std::string>> log_;  // the groups removed, in order
+    bool against_winner_ = false;                 // after a repair: judge against the winner
+};
 
 }  // namespace
 
 MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<std::string>& order,
                               const CostsTime& costs_time, std::size_t max_trials) {
-    MinimizedRoute result;
-    result.route = winner;
+    Search search(winner, baseline, costs_time, max_trials);
     std::vector<std::string> changes = changes_of(winner, baseline, order);
-    for (std::size_t n = 2; !changes.empty();) {
-        std::size_t size = (changes.size() + std::min(n, changes.size()) - 1) / std::min(n, changes.size());
-        bool removed = false;
-        for (std::size_t start = 0; start < changes.size();) {
-            if (result.trials == max_trials) {
-                result.cut_short = true;
-                return result;
-            }
-            auto first = changes.begin() + static_cast<std::ptrdiff_t>(start);
-            auto last = changes.begin() + static_cast<std::ptrdiff_t>(std::min(start + size, changes.size()));
-            std::vector<std::string> chunk(first, last);
-            Route candidate = without(result.route, baseline, chunk);
-            ++result.trials;
-            if (costs_time(winner, candidate)) {
-                start += size;
-                continue;
-            }
-            result.route = candidate;
-            result.removed.insert(result.removed.end(), chunk.begin(), chunk.end());
-            changes.erase(first, last);
-            removed = true;
-        }
-        if (size == 1 && !removed) break;
-        if (size > 1) n = 2 * n;
-    }
-    return result;
+    if (search.run(std::deque<std::string>(changes.begin(), changes.end()))) search.repair();
+    return search.take();
 }
 
 }  // namespace routetune

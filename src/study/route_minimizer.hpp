@@ -11,7 +11,7 @@
 namespace routetune {
 
 /// True when candidate is slower than reference with confidence, or fails: the judge of one
-/// removal (in a study: both built and measured interleaved; in a benchmark: an oracle).
+/// removal (in a study: both built and measured interleaved; in a benchmark: modelled samples).
 using CostsTime = std::function<bool(const Route& reference, const Route& candidate)>;
 
 /// What minimize_route found.
@@ -22,10 +22,11 @@ struct MinimizedRoute {
     bool cut_short = false;            ///< max_trials ran out before the search ended
 };
 
-/// Delta debugging of winner's changes against baseline: chunks of the changes (halves,
-/// then quarters, ... down to single changes) are put back to the baseline's value; a
-/// removal stays when costs_time(winner, candidate) is false. order lists the changed knobs,
-/// the ones to try removing first first (knobs of winner missing from it come last).
+/// Adaptive group testing of winner's changes against baseline: groups of changes are put
+/// back to the baseline's value, and a removal stays when costs_time(current route,
+/// candidate) is false; the result is checked with costs_time(winner, result) and what made
+/// it slower is put back. order lists the changed knobs, the ones to try removing first
+/// first (knobs of winner missing from it come last). At most max_trials judgements.
 MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<std::string>& order,
                               const CostsTime& costs_time, std::size_t max_trials);
 

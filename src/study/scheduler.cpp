@@ -3,10 +3,12 @@
 // batches, the batch's builds all finished before its first measurement, measured in the
 // order they were proposed. With overlap (reported timing) the scheduler waits for whichever
 // of its jobs ends first: a finished build frees its slot at once (a new build starts while
-// the measurement runs), a finished measurement is committed before the next one starts, and
-// each free lane takes the oldest build when it has finished. Up to `jobs` builds run and
-// `2 * jobs` are started and not yet measured, so builds run ahead of the measurements by a
-// bounded amount (during the default's measurement, which nothing else can share, too).
+// the measurement runs), a free lane takes the oldest build when it has finished, and a
+// finished measurement is committed right after its lane has taken the next one (the commit's
+// fsync overlaps that measurement, whose result is taken only after the commit). Up to `jobs`
+// builds run and `2 * jobs` are started and not yet measured, so builds run ahead of the
+// measurements by a bounded amount (during the default's measurement, which nothing else can
+// share, too).
 // With lanes (more than one), each lane's runs are pinned with CUDA_VISIBLE_DEVICES=lane;
 // finished lanes are committed one at a time, in start order. Before every proposal the
 // budget is asked how many candidates may still start: the default, finished candidates and
@@ -141,9 +143,10 @@ void Scheduler::measure_front() {
 }
 
 void Scheduler::step_lanes() {
-    bool collected = collect_finished_lanes();
-    bool started = start_on_free_lanes();
-    if (started || collected || interrupt_requested()) return;
+    std::vector<Evaluation> finished = take_finished_lanes();
+    bool started = start_on_free_lanes();  // before the commits: a lane never waits for an fsync
+    for (Evaluation& e : finished) ledger_.commit(std::move(e));
+    if (started || !finished.empty() || interrupt_requested()) return;
     std::vector<JobId> watch = unfinished_builds();
     for (const auto& run : lane_runs_) watch.push_back(run.job);
     if (!watch.empty()) executor_.wait_any(watch);
@@ -166,21 +169,19 @@ bool Scheduler::start_on_free_lanes() {
     return started;
 }
 
-bool Scheduler::collect_finished_lanes() {
-    bool collected = false;
+std::vector<Evaluation> Scheduler::take_finished_lanes() {
+    std::vector<Evaluation> finished;
     for (auto it = lane_runs_.begin(); it != lane_runs_.end();) {
         if (!executor_.finished(it->job)) {
             ++it;
             continue;
         }
-        Evaluation e = executor_.take_measurement(it->job);
+        finished.push_back(executor_.take_measurement(it->job));
         lane_busy_[it->lane] = false;
         measuring_.erase(std::find(measuring_.begin(), measuring_.end(), it->route));
         it = lane_runs_.erase(it);
-        ledger_.commit(std::move(e));
-        collected = true;
     }
-    return collected;
+    return finished;
 }
 
 void Scheduler::drain() {

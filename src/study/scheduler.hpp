@@ -70,7 +70,7 @@ private:
     void measure_front();
     void step_lanes();
     bool start_on_free_lanes();
-    bool collect_finished_lanes();
+    std::vector<Evaluation> take_finished_lanes();
 
     EvaluationExecutor& executor_;
     Strategy& strategy_;
@@ -80,7 +80,7 @@ private:
     SchedulerOptions options_;
     const RunBaseline* baseline_ = nullptr;
     std::deque<Building> building_;   // started builds, oldest first
-    std::vector<Route> measuring_;    // built, taken from building_, not yet committed
+    std::vector<Route> measuring_;    // built, taken from building_, being measured
     std::vector<LaneRun> lane_runs_;  // measurements in progress on their lanes
     std::vector<bool> lane_busy_;
 };

@@ -1,10 +1,11 @@
-// One removal is judged like a selection: the candidate (the winner without some changes) is
-// built and measured once in full, accuracy checked on its first runs, so a route that
-// fails or is wrong is refused; then it and the winner are sampled in kJudgeRounds
-// interleaved rounds, and the removal is refused when the bootstrap interval of
-// winner / candidate lies entirely below 1 (the candidate is slower with confidence).
-// minimize_route (route_minimizer.cpp) chooses what to remove. At most 2 x changes + 8
-// candidates are judged. The result is re-confirmed against the default in the spec's
+// One removal is judged like a selection: the candidate (the current route without some
+// changes) is built and measured once in full, accuracy checked on its first runs, so a route
+// that fails or is wrong is refused; then it and its reference (the current route; the winner
+// for the final check) are sampled in interleaved rounds, and slower_with_confidence
+// (removal_judge.cpp) refuses the removal when the candidate is slower with confidence.
+// Routes already built and measured (the winner, each accepted candidate) are kept, so a
+// reference is never rebuilt. minimize_route (route_minimizer.cpp) chooses what to remove.
+// At most 2 x changes + 8 candidates are judged. The result is re-confirmed against the default in the spec's
 // confirm_rounds interleaved rounds; the outcome keeps it beside the winner when its interval
 // still clears 1 + min_gain.
 #include "study/winner_minimizer.hpp"
@@ -12,16 +13,11 @@
 #include <algorithm>
 
 #include "study/interrupt_guard.hpp"
+#include "study/removal_judge.hpp"
 #include "study/route_minimizer.hpp"
 #include "study/selection.hpp"
 
 namespace routetune {
-
-namespace {
-
-constexpr int kJudgeRounds = 5;
-
-}  // namespace
 
 WinnerMinimizer::WinnerMinimizer(const Evaluator& evaluator, const RunBaseline& baseline, const TimingSpec& timing,
                                  std::map<std::string, std::string> environment)
@@ -45,25 +41,42 @@ std::vector<std::vector<double>> WinnerMinimizer::interleaved(const std::vector<
     return samples;
 }
 
-bool WinnerMinimizer::costs_time(const BuiltCandidate& winner, const Route& route) const {
-    if (interrupt_requested()) return true;
+const BuiltCandidate* WinnerMinimizer::measured(Builds& builds, const Route& route) const {
+    auto known = builds.find(route.to_string());
+    if (known != builds.end()) return &known->second;
     BuiltCandidate candidate = built(route);
-    if (candidate.evaluation.status != Status::Pending) return true;
-    if (evaluator_.measure(candidate, baseline_).status != Status::Ok) return true;
-    auto samples = interleaved({&winner, &candidate}, kJudgeRounds);
-    if (samples.empty() || samples[0].empty() || samples[1].empty()) return true;
-    return make_confirmation(route, samples[0], samples[1]).ci_high < 1.0;
+    if (candidate.evaluation.status != Status::Pending) return nullptr;
+    if (evaluator_.measure(candidate, baseline_).status != Status::Ok) return nullptr;
+    return &builds.emplace(route.to_string(), std::move(candidate)).first->second;
+}
+
+bool WinnerMinimizer::costs_time(Builds& builds, const Route& reference, const Route& route) const {
+    if (interrupt_requested()) return true;
+    const BuiltCandidate* candidate = measured(builds, route);
+    if (candidate == nullptr) return true;
+    const BuiltCandidate* before = measured(builds, reference);
+    if (before == nullptr) return true;
+    return slower_with_confidence([&](int rounds, std::vector<double>& ref, std::vector<double>& cand) {
+        auto samples = interleaved({before, candidate}, rounds);
+        if (samples.empty() || samples[0].empty() || samples[1].empty()) return false;
+        ref.insert(ref.end(), samples[0].begin(), samples[0].end());
+        cand.insert(cand.end(), samples[1].begin(), samples[1].end());
+        return true;
+    });
 }
 
 void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const {
     if (outcome.outcome != Outcome::Improved || !outcome.winner || default_evaluation.status != Status::Ok) return;
+    Builds builds;
     BuiltCandidate winner = built(*outcome.winner);
     if (winner.evaluation.status != Status::Pending) return;
+    builds.emplace(outcome.winner->to_string(), std::move(winner));
     std::size_t changes = outcome.winner->assignments().size();
-    auto judge = [&](const Route&, const Route& candidate) { return costs_time(winner, candidate); };
+    auto judge = [&](const Route& reference, const Route& candidate) { return costs_time(builds, reference, candidate); };
     MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route, {}, judge, 2 * changes + 8);
     if (interrupt_requested()) return;
-    BuiltCandidate shrunk = built(minimal.route);
+    auto kept = builds.find(minimal.route.to_string());
+    BuiltCandidate shrunk = kept != builds.end() ? kept->second : built(minimal.route);
     BuiltCandidate reference = built(default_evaluation.route);
     if (shrunk.evaluation.status != Status::Pending || reference.evaluation.status != Status::Pending) return;
     auto samples = interleaved({&reference, &shrunk}, std::max(timing_.confirm_rounds, 1));

@@ -27,7 +27,12 @@ public:
     void shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const;
 
 private:
-    bool costs_time(const BuiltCandidate& winner, const Route& candidate) const;
+    /// Route text -> the route built and measured Ok (the winner: built only).
+    using Builds = std::map<std::string, BuiltCandidate>;
+    /// route from builds, else built and measured in full and kept there; nullptr when it fails.
+    const BuiltCandidate* measured(Builds& builds, const Route& route) const;
+    /// The judge of one removal: candidate fails, or is slower than reference with confidence.
+    bool costs_time(Builds& builds, const Route& reference, const Route& candidate) const;
     std::vector<std::vector<double>> interleaved(const std::vector<const BuiltCandidate*>& routes, int rounds) const;
     BuiltCandidate built(const Route& route) const;
 

@@ -1,5 +1,5 @@
-// Starting one child with fork + execve: everything the child needs is prepared before the
-// fork, so the child only makes async-signal-safe calls. Internal to process.cpp.
+// Starting one child with posix_spawn or fork + execve: everything the child needs is prepared
+// before, so a forked child only makes async-signal-safe calls. Internal to process.cpp.
 #pragma once
 
 #include <sys/types.h>
@@ -33,9 +33,10 @@ struct Launched {
 /// The inherited environment with overlay set on top, as "NAME=value" strings.
 std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overlay);
 
-/// Forks, puts the child in its own process group, applies cwd, the memory limit and the
-/// descriptors, and execs; returns once the exec succeeded or failed. on_started runs in the
-/// parent right after the fork, before the exec is confirmed.
-Launched launch_child(const LaunchPlan& plan, void (*on_started)(pid_t));
+/// Starts the child (posix_spawn, or fork when it has a memory limit; recorded in
+/// util/child_registry) in its own process group with cwd, the memory limit and the
+/// descriptors applied; returns once the exec succeeded or failed. The caller reaps a child
+/// with a pid (also one that failed after a fork) with reap_recorded.
+Launched launch_child(const LaunchPlan& plan);
 
 }  // namespace routetune::detail

@@ -5,9 +5,10 @@
 // unavailable). The child's exit is detected without reaping it (waitid WNOWAIT), so its pid
 // stays reserved while the whole group gets SIGKILL: background grandchildren die with it,
 // and the loop never waits for a grandchild that still holds a pipe open. Only then is the
-// group unregistered, the child reaped, and what is left in the pipes read without blocking.
-// A timeout kills the group the same way. Live groups sit in a mutex-protected registry so
-// kill_running_processes() can end them all.
+// child reaped (and forgotten by util/child_registry in the same step), and what is left in
+// the pipes read without blocking. A timeout kills the group the same way. The registry
+// holds every child from its fork to its reaping, so kill_running_processes() can end them
+// all, and the process-tree scan can reap adopted orphans without touching them.
 #include "util/process.hpp"
 
 #include <fcntl.h>
@@ -26,11 +27,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <optional>
-#include <set>
 
 #include "util/child_launch.hpp"
+#include "util/child_registry.hpp"
 #include "util/process_pipes.hpp"
 #include "util/process_tree.hpp"
 
@@ -44,23 +44,6 @@ using detail::StdinFeed;
 using detail::make_pipe;
 using detail::set_nonblocking;
 using SteadyClock = std::chrono::steady_clock;
-
-std::mutex registry_mutex;
-
-std::set<pid_t>& live_groups() {
-    static std::set<pid_t> groups;
-    return groups;
-}
-
-void register_group(pid_t pgid) {
-    std::lock_guard lock(registry_mutex);
-    live_groups().insert(pgid);
-}
-
-void unregister_group(pid_t pgid) {
-    std::lock_guard lock(registry_mutex);
-    live_groups().erase(pgid);
-}
 
 bool is_executable_file(const std::filesystem::path& candidate) {
     struct stat info;
@@ -211,13 +194,9 @@ bool watch_child(pid_t pid, ChildStreams& io, std::optional<SteadyClock::time_po
 // Kills what is left of the group, reaps the child with its resource usage and fills how it ended.
 void reap_child(pid_t pid, bool timed_out, ProcessResult& result) {
     kill(-pid, SIGKILL);
-    unregister_group(pid);
     int status = 0;
     struct rusage usage {};
-    pid_t reaped;
-    do {
-        reaped = wait4(pid, &status, 0, &usage);
-    } while (reaped < 0 && errno == EINTR);
+    pid_t reaped = detail::reap_recorded(pid, &status, &usage);
     if (reaped < 0) result.error = std::string("cannot wait for the child: ") + std::strerror(errno);
     result.user_s = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
     result.system_s = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
@@ -256,7 +235,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
 
     SigpipeBlock sigpipe_block;
     SteadyClock::time_point start = SteadyClock::now();
-    detail::Launched launched = detail::launch_child(plan, register_group);
+    detail::Launched launched = detail::launch_child(plan);
     io.child_stdin.reset();
     io.child_stdout.reset();
     io.child_stderr.reset();
@@ -264,10 +243,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     pid_t pid = launched.pid;
     if (launched.error.empty() && spec.on_started) spec.on_started(pid);
     if (!launched.error.empty()) {
-        unregister_group(pid);
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        detail::reap_recorded(pid, nullptr, nullptr);
         return spawn_failure(launched.error);
     }
     std::optional<SteadyClock::time_point> deadline;
@@ -287,10 +263,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     return result;
 }
 
-void kill_running_processes() {
-    std::lock_guard lock(registry_mutex);
-    for (pid_t pgid : live_groups()) kill(-pgid, SIGKILL);
-}
+void kill_running_processes() { detail::signal_recorded_groups(SIGKILL); }
 
 std::filesystem::path find_executable(const std::string& program) {
     if (program.empty()) return {};

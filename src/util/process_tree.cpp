@@ -1,9 +1,12 @@
 // Ending descendants. end_tagged_processes() lists /proc, reads each process's environment
 // (only processes of the same user are readable, which are the only ones routetune could have
-// started) and looks for the tag variable; matches are killed, then reaped by pid when they
-// are this process's children (an adopted orphan would otherwise stay a zombie). The scan
-// repeats until it finds nothing, so a descendant forked while the scan ran is caught on the
-// next pass (at most a few passes: each kills everything it saw).
+// started) and looks for the tag variable; matches are killed. A process whose environment
+// reads empty and that is an adopted orphan (a child of this process that no run_process call
+// is waiting for: util/child_registry) is reaped when it has ended, whoever's descendant it
+// was: a zombie left there would make every later scan look again. The scan repeats until it
+// finds nothing tagged and no adopted orphan still ending, so a descendant forked while the
+// scan ran is caught on the next pass, and a killed one is reaped (at most 8 passes, 1 ms
+// apart).
 #include "util/process_tree.hpp"
 
 #include <dirent.h>
@@ -15,15 +18,17 @@
 
 #include <cerrno>
 #include <charconv>
-#include <mutex>
 #include <optional>
+#include <set>
 #include <vector>
+
+#include "util/child_registry.hpp"
 
 namespace routetune {
 
 namespace {
 
-// The first limit bytes of path; nullopt when it cannot be opened.
+// The first limit bytes of path; nullopt when it cannot be opened (errno says why).
 std::optional<std::string> read_if_open(const std::string& path, std::size_t limit) {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;
@@ -75,12 +80,11 @@ bool environment_has_tag(const std::string& environ_text, std::string_view varia
     return false;
 }
 
-pid_t parent_of(pid_t pid);
-
-// Tagged processes; *uncertain is set when a child of this process had an empty environment
-// (it was exiting, or a zombie not yet reaped): the caller looks again. A process whose
-// environment cannot be opened (another user's, a kernel thread, one gone) is not ours and
-// costs no second read.
+// Tagged processes. A process whose environment cannot be opened for want of one (ESRCH: a
+// zombie, a kernel thread, one gone) or reads empty (one exiting, or one that scrubbed it)
+// is reaped here when it is an adopted orphan (a child of this process nobody waits for) that
+// has ended, and sets *uncertain when it is one still running (the caller looks again).
+// Other processes whose environment cannot be opened (not ours to read) cost nothing more.
 std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view tag, bool* uncertain) {
     std::vector<pid_t> found;
     DIR* proc = opendir("/proc");
@@ -91,16 +95,13 @@ std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view 
         if (pid <= 0 || pid == self) continue;
         std::string base = std::string("/proc/") + entry->d_name;
         std::optional<std::string> environ_text = read_if_open(base + "/environ", 1 << 20);
-        if (!environ_text) continue;
-        if (environment_has_tag(*environ_text, variable, tag)) found.push_back(pid);
-        else if (environ_text->empty() && parent_of(pid) == self) *uncertain = true;
+        if (!environ_text && errno != ESRCH) continue;
+        if (environ_text && environment_has_tag(*environ_text, variable, tag)) found.push_back(pid);
+        else if ((!environ_text || environ_text->empty()) && detail::reap_if_adopted(pid) == detail::AdoptedState::Running)
+            *uncertain = true;
     }
     closedir(proc);
     return found;
-}
-
-pid_t parent_of(pid_t pid) {
-    return static_cast<pid_t>(to_number(stat_field(read_small("/proc/" + std::to_string(pid) + "/stat", 4096), 4)));
 }
 
 }  // namespace
@@ -122,22 +123,17 @@ const std::string& this_process_tag() {
 
 std::size_t end_tagged_processes(std::string_view variable, std::string_view tag) {
     if (tag.empty()) return 0;
-    std::size_t signalled = 0;
+    std::set<pid_t> signalled;
     for (int pass = 0; pass < 8; ++pass) {
         bool uncertain = false;
         std::vector<pid_t> found = tagged_processes(variable, tag, &uncertain);
         if (found.empty() && !uncertain) break;
         for (pid_t pid : found) {
-            if (kill(pid, SIGKILL) == 0) ++signalled;
+            if (kill(pid, SIGKILL) == 0) signalled.insert(pid);
         }
-        for (pid_t pid : found) {
-            if (parent_of(pid) != getpid()) continue;
-            while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-            }
-        }
-        usleep(1000);
+        usleep(1000);  // the killed ones die; the next pass reaps those that were adopted
     }
-    return signalled;
+    return signalled.size();
 }
 
 bool end_group_if_same(pid_t pgid, std::uint64_t start_ticks) {

@@ -1,7 +1,8 @@
 // Finding and ending the processes a child left behind. Every child run_process starts
 // carries a tag in its environment (ROUTETUNE_PROCESS_TAG), which its descendants inherit
 // even when they leave its process group (setsid, double fork); routetune is also a child
-// subreaper, so such orphans are re-parented to it rather than to init and can be reaped.
+// subreaper, so such orphans are re-parented to it rather than to init and are reaped by the
+// scans here (util/child_registry tells them from the children run_process waits for).
 // Process identity is (pid, start time in clock ticks since boot), so a recycled pid is never
 // taken for the process that once held it.
 #pragma once
@@ -29,9 +30,10 @@ std::uint64_t process_start_ticks(pid_t pid);
 /// A tag unique to this routetune process ("<pid>-<start ticks>"), the prefix of its tags.
 const std::string& this_process_tag();
 
-/// SIGKILLs every live process whose environment holds variable=tag, and reaps those that are
-/// this process's children (adopted orphans); returns how many were signalled. Processes that
-/// scrubbed their environment are not found.
+/// SIGKILLs every live process whose environment holds variable=tag and reaps every adopted
+/// orphan that has ended (tagged or not, a killed one included); returns how many processes
+/// were signalled. Processes that scrubbed their environment are not found. Children started
+/// outside run_process would count as orphans: the program starts none.
 std::size_t end_tagged_processes(std::string_view variable, std::string_view tag);
 
 /// SIGKILLs process group pgid when its leader pgid is still the process that started at

@@ -180,6 +180,25 @@ TEST_F(SchedulerHarness, ReportedTimingRefillsAFreedBuildSlotAtOnce) {
     }
 }
 
+// Issue 13: with overlap, the lane takes the next built candidate before the finished
+// measurement is committed, so the commit's fsync overlaps that measurement; each result is
+// still committed before the next one is taken.
+TEST_F(SchedulerHarness, ReportedTimingStartsTheNextMeasurementBeforeTheCommit) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{2, 1, true}, routes_budget(100));
+    bench.runner.fallback.build_s = 0.1;
+    bench.runner.fallback.run_s = 1;  // the lane is the bottleneck: a built candidate always waits
+    std::vector<std::pair<std::size_t, std::size_t>> at_commit;  // (committed, measurements started)
+    ledger->on_progress([&](const StudyProgress& p) { at_commit.emplace_back(p.done, of_kind(false).size()); });
+    ASSERT_TRUE(run_study());
+    ASSERT_EQ(at_commit.size(), 5u) << "the default and 4 candidates";
+    for (std::size_t i = 1; i + 1 < at_commit.size(); ++i)
+        EXPECT_EQ(at_commit[i].second, at_commit[i].first + 1)
+            << "commit " << at_commit[i].first << ": the next measurement had not started";
+    EXPECT_EQ(at_commit.back().second, at_commit.back().first) << "nothing is left to measure at the last commit";
+}
+
 TEST_F(SchedulerHarness, LanesMeasureSideBySideEachOnItsOwnGpu) {
     bench.spec.timing.source = "reported";
     bench.spec.run.command = {"{artifact}", "{metrics}"};

@@ -1,0 +1,79 @@
+// One mutex over a set of pids. fork_recorded holds it across fork() and spawn_recorded across
+// posix_spawn() (the child never touches it: it only execs or _exits), reap_recorded across
+// wait4 and the erase, reap_if_adopted across the lookup and waitpid(WNOHANG). A recorded
+// child is waited for outside the lock (waitid with WNOWAIT leaves it a zombie), so a slow
+// child never holds the lock.
+#include "util/child_registry.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <mutex>
+#include <set>
+
+namespace routetune::detail {
+namespace {
+
+std::mutex registry_mutex;
+
+std::set<pid_t>& recorded() {
+    static std::set<pid_t> children;
+    return children;
+}
+
+}  // namespace
+
+pid_t fork_recorded() {
+    registry_mutex.lock();
+    pid_t pid = fork();
+    if (pid == 0) return 0;  // the child's copy of the lock stays held; it never uses it
+    int saved = errno;
+    if (pid > 0) {
+        setpgid(pid, pid);  // the child does the same: whichever runs first, the group exists
+        recorded().insert(pid);
+    }
+    registry_mutex.unlock();
+    errno = saved;
+    return pid;
+}
+
+int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
+                   const posix_spawnattr_t* attr, char* const* argv, char* const* envp) {
+    std::lock_guard lock(registry_mutex);
+    int result = posix_spawn(pid, program, actions, attr, argv, envp);
+    if (result == 0) recorded().insert(*pid);
+    return result;
+}
+
+pid_t reap_recorded(pid_t pid, int* status, struct rusage* usage) {
+    siginfo_t info{};
+    while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+    }
+    std::lock_guard lock(registry_mutex);
+    pid_t reaped;
+    do {
+        reaped = wait4(pid, status, 0, usage);
+    } while (reaped < 0 && errno == EINTR);
+    recorded().erase(pid);
+    return reaped;
+}
+
+void signal_recorded_groups(int sig) {
+    std::lock_guard lock(registry_mutex);
+    for (pid_t pgid : recorded()) kill(-pgid, sig);
+}
+
+AdoptedState reap_if_adopted(pid_t pid) {
+    std::lock_guard lock(registry_mutex);
+    if (recorded().count(pid) != 0) return AdoptedState::NotAChild;
+    pid_t got;
+    do {
+        got = waitpid(pid, nullptr, WNOHANG);
+    } while (got < 0 && errno == EINTR);
+    if (got == pid) return AdoptedState::Reaped;
+    return got == 0 ? AdoptedState::Running : AdoptedState::NotAChild;
+}
+
+}  // namespace routetune::detail

@@ -21,6 +21,9 @@ struct AdapterOptions {
     std::vector<Knob> declared_knobs;     ///< user-declared knobs ([[knob]]), added to the catalog
     std::filesystem::path cache_dir;      ///< catalog cache folder; empty: $XDG_CACHE_HOME/routetune/catalogs
     bool use_cache = true;                ///< false: always discover afresh
+    /// `~` leaves out the ISA values this machine's CPU cannot run (gcc, clang): the built
+    /// programs run here. false for cross builds or programs run elsewhere.
+    bool host_isa_only = true;
 };
 
 /// A file a route needs in the build's working folder (e.g. an Inductor config).

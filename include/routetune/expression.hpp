@@ -62,10 +62,20 @@ struct Axis {
     std::uint64_t full_choices() const { return values.size() + (may_be_unset ? 1 : 0); }
 };
 
+/// A value `~` left out of a knob of the expression (the knob's Knob::left_out), for messages.
+struct LeftOutAxisValue {
+    std::string knob;    ///< the knob's name
+    std::string value;   ///< the value left out
+    std::string reason;  ///< why (LeftOutValue::reason)
+};
+
 /// A parsed, validated route expression.
 struct Expression {
     std::string text;        ///< the expression as written (normalised whitespace)
     std::vector<Axis> axes;  ///< sorted by knob name, one per knob
+    /// What `~` left out, by knob name then value order: knobs whose `~` gave only the
+    /// default after that are not axes (a glob skips them) but are listed here too.
+    std::vector<LeftOutAxisValue> left_out;
 };
 
 /// Parses text against catalog; throws UsageError naming the token, its position and what

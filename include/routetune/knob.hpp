@@ -23,6 +23,13 @@ struct KnobApplication {
     std::string env_name;       ///< e.g. "TILE": the value is set in this environment variable
 };
 
+/// A value that `~` leaves out of a knob's representative values, and why (e.g. the CPU of
+/// this machine cannot run code built with it). Written explicitly, the value is still allowed.
+struct LeftOutValue {
+    std::string value;   ///< e.g. "bdver3", or "on" of a switch
+    std::string reason;  ///< e.g. "needs -mfma4 -mxop, which this machine's CPU (znver3) lacks"
+};
+
 /// One tunable compiler option. Names start with '-' and contain no '=', space, '[', ']', '|'.
 struct Knob {
     std::string name;                  ///< "-O", "-funroll-loops", "-param:max-unroll-times"
@@ -35,12 +42,15 @@ struct Knob {
     std::string help;                  ///< one line of help text
     std::vector<std::string> tags;     ///< e.g. "unsafe", "optimizer", "param", "target"
     KnobApplication application;       ///< for user-declared knobs; empty otherwise
+    std::vector<LeftOutValue> left_out; ///< values `~` skips here (set after the catalog cache)
 
     /// True when tags contains tag.
     bool has_tag(std::string_view tag) const;
     /// True when value is allowed (in values, or an integer within [min, max]; any value of
     /// an unbounded knob of matching type).
     bool allows(std::string_view value) const;
+    /// The reason value is left out of `~`, or nullptr when it is not.
+    const LeftOutValue* left_out_reason(std::string_view value) const;
     /// A short description of the allowed values for messages, e.g. "on|off" or "1..65536".
     std::string allowed_text() const;
 };

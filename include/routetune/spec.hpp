@@ -18,6 +18,7 @@ struct CompilerSpec {
     std::string adapter = "gcc";
     std::string path;                     ///< default: the adapter's usual executable
     std::vector<std::string> base;        ///< flags of the default route
+    bool host_isa_only = true;            ///< `~` leaves out ISA values this machine's CPU cannot run
 };
 
 /// [build]

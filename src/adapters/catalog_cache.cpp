@@ -73,10 +73,16 @@ std::optional<Catalog> CatalogCache::load(const std::string& key) const {
 }
 
 bool CatalogCache::store(const std::string& key, const Catalog& catalog) const {
+    return store_text(key, catalog_to_json(catalog));
+}
+
+std::optional<std::string> CatalogCache::load_text(const std::string& key) const { return read_file(file_of(key)); }
+
+bool CatalogCache::store_text(const std::string& key, const std::string& text) const {
     std::error_code error;
     std::filesystem::create_directories(dir_, error);
     if (error) return false;
-    return write_file(file_of(key), catalog_to_json(catalog));
+    return write_file(file_of(key), text);
 }
 
 }  // namespace routetune

@@ -42,6 +42,13 @@ public:
     /// the folder is not writable: a cache that cannot be written only costs time.
     bool store(const std::string& key, const Catalog& catalog) const;
 
+    /// Another document an adapter keeps beside its catalogs (e.g. the ISA of each -march
+    /// value), stored under key; nullopt when absent or unreadable.
+    std::optional<std::string> load_text(const std::string& key) const;
+
+    /// Stores text under key atomically; false when the folder is not writable.
+    bool store_text(const std::string& key, const std::string& text) const;
+
     /// The file that holds key's catalog.
     std::filesystem::path file_of(const std::string& key) const;
 

@@ -13,7 +13,8 @@
 //   --print-all-options` (defaults) at the base flags, for the optimisation families and the
 //   host target's options. They come from the compiler's own parser, so they are not probed.
 // The catalog is cached under the compiler's identity, the base flags and the discovery
-// version; declared knobs are added after the cache.
+// version; declared knobs are added after the cache, and so is the host-ISA filter
+// (host_isa_probe.cpp: the feature macros of -march=native and of each -march value).
 #include "adapters/clang_adapter.hpp"
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "adapters/compiler_runner.hpp"
 #include "adapters/gcc_flags.hpp"
 #include "adapters/gcc_help_parser.hpp"
+#include "adapters/host_isa_probe.hpp"
 #include "adapters/tool_runner.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
@@ -133,7 +135,12 @@ ClangAdapter::ClangAdapter(AdapterOptions options) : options_(std::move(options)
 Catalog ClangAdapter::discover() {
     CompilerIdentity identity = identify_compiler("clang", options_.compiler);
     std::string extra = std::string(clang_discovery_version) + "\n" + join(options_.base_flags, "\n");
-    return discover_with_cache(options_, identity, extra, [&] { return discover_fresh(identity); });
+    Catalog catalog = discover_with_cache(options_, identity, extra, [&] { return discover_fresh(identity); });
+    if (options_.host_isa_only) {
+        CatalogCache cache(options_.cache_dir);
+        apply_clang_host_isa(catalog, identity, options_.use_cache ? &cache : nullptr);
+    }
+    return catalog;
 }
 
 Catalog ClangAdapter::discover_fresh(const CompilerIdentity& identity) {

@@ -53,13 +53,17 @@ std::set<std::string> defined_macros(std::string_view text) {
     return names;
 }
 
+std::string clang_feature_macro(const std::string& switch_name) {
+    std::string macro = "__";
+    for (char c : switch_name.substr(2)) macro += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
+    return macro + "__";
+}
+
 void set_target_defaults(std::vector<Knob>& knobs, const std::set<std::string>& base,
                          const std::set<std::string>& all_on) {
     for (auto& knob : knobs) {
         if (knob.type != KnobType::Bool || !knob.name.starts_with("-m")) continue;
-        std::string macro = "__";
-        for (char c : knob.name.substr(2)) macro += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
-        macro += "__";
+        std::string macro = clang_feature_macro(knob.name);
         if (base.count(macro)) knob.default_value = "on";
         else if (all_on.count(macro)) knob.default_value = "off";
     }

@@ -27,6 +27,9 @@ void set_optimizer_defaults(std::vector<Knob>& knobs, const DriverLine& driver);
 /// The names defined by `#define NAME ...` lines (the output of `clang -dM -E`).
 std::set<std::string> defined_macros(std::string_view text);
 
+/// The feature macro of a `-m` switch: `-mavx2` → `__AVX2__`, `-msse4.1` → `__SSE4_1__`.
+std::string clang_feature_macro(const std::string& switch_name);
+
 /// Sets the default of every `-m` Bool knob: "on" when its feature macro (`-mavx2` →
 /// `__AVX2__`, `-msse4.1` → `__SSE4_1__`) is defined at the base flags, "off" when it is only
 /// defined with every `-m` knob turned on (all_on), else left empty.

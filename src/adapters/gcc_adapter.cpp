@@ -4,7 +4,9 @@
 // its three sections, take help texts from the same run without -Q, check that the base
 // flags alone compile the tiny program, probe every knob value in batches (gcc_probe.cpp;
 // the -O knob too), tag "inactive-at-O0" when the base level is -O0, and store the result.
-// User-declared knobs are added after the cache, so editing them never needs a rediscovery.
+// User-declared knobs are added after the cache, so editing them never needs a rediscovery;
+// so is the host-ISA filter (host_isa_probe.cpp), so a cache shared by machines with other
+// CPUs never holds one machine's view.
 #include "adapters/gcc_adapter.hpp"
 
 #include "adapters/compiler_runner.hpp"
@@ -36,6 +38,8 @@ Catalog GccAdapter::discover() {
         if (options_.use_cache) cache.store(key, *catalog);
     }
     for (const auto& knob : options_.declared_knobs) catalog->add(knob);
+    last_host_isa_ = HostIsaOutcome{};
+    if (options_.host_isa_only) last_host_isa_ = apply_gcc_host_isa(*catalog, identity, options_.use_cache ? &cache : nullptr);
     return *catalog;
 }
 

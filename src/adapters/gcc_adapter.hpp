@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "adapters/gcc_probe.hpp"
+#include "adapters/host_isa_probe.hpp"
 #include "routetune/adapter.hpp"
 
 namespace routetune {
@@ -23,7 +24,8 @@ public:
     /// "gcc".
     std::string name() const override { return "gcc"; }
     /// The catalog: from the cache when an entry for this compiler and these base flags
-    /// exists, else by running `-Q --help=...` and probing, then stored in the cache.
+    /// exists, else by running `-Q --help=...` and probing, then stored in the cache; then,
+    /// with host_isa_only, what this machine's CPU cannot run is left out of `~`.
     Catalog discover() override;
     /// The base flags overridden by the route's flags; declared knobs with an env name go to
     /// the environment.
@@ -33,6 +35,9 @@ public:
     std::size_t fresh_discoveries() const { return fresh_discoveries_; }
     /// What the last fresh discovery's probing did.
     const ProbeReport& last_probe() const { return last_probe_; }
+    /// What the last discover() left out of `~` for this machine's CPU (nothing when
+    /// host_isa_only is false).
+    const HostIsaOutcome& last_host_isa() const { return last_host_isa_; }
 
 private:
     Catalog discover_fresh(const CompilerIdentity& identity);
@@ -40,6 +45,7 @@ private:
     AdapterOptions options_;
     std::size_t fresh_discoveries_ = 0;
     ProbeReport last_probe_;
+    HostIsaOutcome last_host_isa_;
 };
 
 /// A GccAdapter as an Adapter (the registry's factory).

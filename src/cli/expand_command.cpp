@@ -28,6 +28,7 @@ struct ExpandOptions {
     bool has_limit = false;
     bool json = false;
     bool include_unsafe = false;
+    bool all_isa = false;
     std::string adapter;
     std::string compiler;
     std::string base;
@@ -65,7 +66,9 @@ int run(const ExpandOptions& options) {
     request.include_unsafe = request.include_unsafe || options.include_unsafe;
     request.count_only = options.count;
     request.json = options.json;
+    request.notes = &std::cerr;
     if (options.has_limit) request.limit = parse_integer_option(options.limit, ranges::expand_limit, "--limit");
+    if (options.all_isa) choice.options.host_isa_only = false;
     Catalog catalog = make_adapter(choice.name, choice.options)->discover();
     return run_expand(catalog, request, std::cout);
 }
@@ -85,6 +88,8 @@ void add_expand_command(CLI::App& app, Action& action) {
     command->add_flag("--json", options->json,
                       "print {\"mode\",\"expression\",\"count\",\"candidates\"}; count is a decimal string");
     command->add_flag("--include-unsafe", options->include_unsafe, "let globs match knobs tagged unsafe");
+    command->add_flag("--all-isa", options->all_isa,
+                      "leave nothing out of ~ for this machine's CPU (as [compiler] host_isa_only = false)");
     command->add_option("--adapter", options->adapter, adapter_list(" | ") + " when there is no spec (default gcc)");
     command->add_option("--compiler", options->compiler, "compiler executable whose knobs are discovered");
     auto* base = command->add_option("--base", options->base, "base flags of the default route, one string split on whitespace");

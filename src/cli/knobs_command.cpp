@@ -1,7 +1,8 @@
 // `routetune knobs`: discovers the catalog of the spec's compiler (or of --adapter/--compiler
 // with --base) and prints it as a table (name, type, values or range, default, tags) or, with
 // --json, as the catalog_to_json document. --filter keeps the knobs whose names match a glob
-// (fnmatch: `*`, `?`, `[...]`).
+// (fnmatch: `*`, `?`, `[...]`). The values `~` leaves out on this machine (Knob::left_out)
+// follow the table, each with its reason; --json has them as each knob's "left_out".
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "adapters/adapter_registry.hpp"
+#include "report/left_out_note.hpp"
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "routetune/spec.hpp"
@@ -28,6 +30,7 @@ struct KnobsOptions {
     std::string filter;
     bool json = false;
     bool no_cache = false;
+    bool all_isa = false;
 };
 
 std::string shorten(const std::string& text, std::size_t width) {
@@ -62,6 +65,7 @@ void print_table(const Catalog& catalog, std::ostream& out) {
             knob.default_value.empty() ? "?" : knob.default_value, join(knob.tags, ","));
     }
     out << catalog.knobs().size() << " knobs\n";
+    out << left_out_details(left_out_values(catalog));
 }
 
 int run(const KnobsOptions& options) {
@@ -70,6 +74,7 @@ int run(const KnobsOptions& options) {
     AdapterChoice choice =
         choose_adapter(spec ? &*spec : nullptr, options.adapter, options.compiler, options.base, options.has_base);
     choice.options.use_cache = !options.no_cache;
+    if (options.all_isa) choice.options.host_isa_only = false;
     if (!spec && !options.has_base && choice.name == "gcc")
         std::cerr << "routetune: note: no spec and no --base, so the defaults shown are gcc's at -O0; "
                      "pass --base -O2 (or a spec) for the defaults of another level\n";
@@ -103,6 +108,8 @@ void add_knobs_command(CLI::App& app, Action& action) {
     command->add_option("--filter", options->filter, "Only knobs whose name matches this glob (e.g. '-fsched*')");
     command->add_flag("--json", options->json, "Print the catalog as JSON");
     command->add_flag("--no-cache", options->no_cache, "Discover afresh, bypassing the catalog cache");
+    command->add_flag("--all-isa", options->all_isa,
+                      "Leave nothing out of ~ for this machine's CPU (as [compiler] host_isa_only = false)");
     command->footer("Exit codes: 0 the catalog was listed; 1 discovery failed (the compiler could not be run); 2 bad options or spec.");
     command->callback([options, base, &action] {
         options->has_base = base->count() > 0;

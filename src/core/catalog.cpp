@@ -32,6 +32,7 @@ nlohmann::json knob_to_json(const Knob& knob) {
     j["tags"] = knob.tags;
     if (!knob.application.argv_template.empty()) j["argv"] = knob.application.argv_template;
     if (!knob.application.env_name.empty()) j["env"] = knob.application.env_name;
+    for (const auto& entry : knob.left_out) j["left_out"].push_back({{"value", entry.value}, {"reason", entry.reason}});
     return j;
 }
 
@@ -51,6 +52,8 @@ Knob knob_from_json(const nlohmann::json& j) {
     knob.tags = j.value("tags", std::vector<std::string>{});
     knob.application.argv_template = j.value("argv", "");
     knob.application.env_name = j.value("env", "");
+    for (const auto& entry : j.value("left_out", nlohmann::json::array()))
+        knob.left_out.push_back({entry.at("value").get<std::string>(), entry.value("reason", "")});
     return knob;
 }
 

@@ -40,6 +40,11 @@ bool Knob::has_tag(std::string_view tag) const {
     return std::find(tags.begin(), tags.end(), tag) != tags.end();
 }
 
+const LeftOutValue* Knob::left_out_reason(std::string_view value) const {
+    auto found = std::find_if(left_out.begin(), left_out.end(), [&](const LeftOutValue& entry) { return entry.value == value; });
+    return found == left_out.end() ? nullptr : &*found;
+}
+
 bool Knob::allows(std::string_view value) const {
     if (type == KnobType::Int) {
         auto number = parse_int(value);

@@ -8,7 +8,9 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "report/left_out_note.hpp"
 #include "routetune/strategy.hpp"
+#include "util/text.hpp"
 
 namespace routetune {
 
@@ -35,12 +37,20 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     std::optional<BigCount> bound;
     if (mode == ExpansionMode::Mixed) bound = mixed_phase_two_bound(expression, request.mixed_max_knobs);
 
+    std::string note = left_out_summary(expression.left_out);
+    if (request.notes) {
+        if (!note.empty()) *request.notes << "routetune: note: " << note << "\n";
+        std::string warnings = explicit_left_out_warnings(expression, catalog);
+        for (auto line : split_lines(warnings)) *request.notes << "routetune: " << line << "\n";
+    }
     nlohmann::ordered_json doc;
     if (request.json) {
         doc["mode"] = request.mode;
         doc["expression"] = expression.text;
         doc["count"] = count.to_string();
         if (bound) doc["phase_two_bound"] = bound->to_string();
+        for (const auto& entry : expression.left_out)
+            doc["left_out"].push_back({{"knob", entry.knob}, {"value", entry.value}, {"reason", entry.reason}});
     }
     if (request.count_only) {
         if (request.json) {

@@ -25,6 +25,7 @@ struct ExpandRequest {
     bool json = false;                   ///< print {"mode","expression","count","candidates"[,"phase_two_bound"]}
     bool include_unsafe = false;         ///< globs also match unsafe knobs
     int mixed_max_knobs = 4;             ///< for mixed: knobs in phase two, for its bound
+    std::ostream* notes = nullptr;       ///< where a note on what `~` left out goes (stderr); nullptr: nowhere
 };
 
 /// Upper bound on mixed phase two: the product of the value counts of the max_knobs varying
@@ -35,7 +36,9 @@ BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs);
 /// canonical route a line, the empty route as "(default)"; with count_only the exact count
 /// alone (phase one's, for mixed); for mixed, a last line "phase two: at most N candidates"
 /// (N from mixed_phase_two_bound). In JSON the count and the
-/// bound are decimal strings (exact at any size) and the default route is "". Returns the
+/// bound are decimal strings (exact at any size) and the default route is "", and what `~`
+/// left out is "left_out": [{"knob", "value", "reason"}] (the note also goes to request.notes).
+/// Returns the
 /// exit code (0); throws UsageError for a bad expression or mode.
 int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostream& out);
 

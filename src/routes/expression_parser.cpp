@@ -9,7 +9,8 @@
 // values leave out its known default (a flag gcc takes only as `on`; an int whose default is
 // 0), the axis may also be left unset; and a glob skips a knob whose `~` is its default alone,
 // since it has nothing to try (setting it explicitly can even be rejected, e.g.
-// -mincoming-stack-boundary=0).
+// -mincoming-stack-boundary=0). What `~` left out of the knobs that last took it (a knob's
+// Knob::left_out) is listed in Expression::left_out.
 #include <fstream>
 #include <map>
 #include <set>
@@ -61,6 +62,20 @@ struct ChosenValues {
     bool may_be_unset = false;
 };
 
+/// Every knob's values so far, and which knobs took them from `~` (for Expression::left_out).
+struct Choices {
+    std::map<std::string, ChosenValues> values;
+    std::set<std::string> from_tilde;
+
+    void note(const ValueSpec& spec, const std::string& name) {
+        if (spec.kind == ValueSpec::Kind::Representative) {
+            from_tilde.insert(name);
+        } else {
+            from_tilde.erase(name);
+        }
+    }
+};
+
 std::string canonical_default(const Knob& knob) {
     return knob.type == KnobType::Int ? canonical_int(knob.default_value) : knob.default_value;
 }
@@ -89,8 +104,7 @@ std::string join(const std::vector<std::string>& names) {
 }
 
 void add_glob(const std::string& pattern, const ValueSpec& spec, const std::string& context, const Catalog& catalog,
-              const ExpressionOptions& options, const std::set<std::string>& explicit_names,
-              std::map<std::string, ChosenValues>& chosen) {
+              const ExpressionOptions& options, const std::set<std::string>& explicit_names, Choices& chosen) {
     std::size_t matched = 0, taken = 0, unsafe_skipped = 0;
     std::string first_error;
     for (const auto& knob : catalog.knobs()) {
@@ -108,11 +122,12 @@ void add_glob(const std::string& pattern, const ValueSpec& spec, const std::stri
         }
         ++taken;
         if (explicit_names.count(knob.name) != 0) continue;
+        chosen.note(spec, knob.name);
         if (only_default(spec, knob, *values)) {
-            chosen.erase(knob.name);
+            chosen.values.erase(knob.name);
             continue;
         }
-        chosen.insert_or_assign(knob.name, choose(spec, knob, std::move(*values)));
+        chosen.values.insert_or_assign(knob.name, choose(spec, knob, std::move(*values)));
     }
     if (matched == 0)
         throw UsageError(context + ": glob " + quoted_excerpt(pattern) + " matches no knob" +
@@ -127,7 +142,7 @@ void add_glob(const std::string& pattern, const ValueSpec& spec, const std::stri
 
 Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalog& catalog,
                         const ExpressionOptions& options) {
-    std::map<std::string, ChosenValues> chosen;
+    Choices chosen;
     std::set<std::string> explicit_names;
     Expression expression;
     for (const auto& token : tokens) {
@@ -159,11 +174,15 @@ Expression parse_tokens(const std::vector<ExpressionToken>& tokens, const Catalo
         std::string error;
         auto values = resolve_value_spec(spec, *knob, error);
         if (!values) throw UsageError(context + ": " + error);
-        chosen.insert_or_assign(name, choose(spec, *knob, std::move(*values)));
+        chosen.note(spec, name);
+        chosen.values.insert_or_assign(name, choose(spec, *knob, std::move(*values)));
     }
-    for (auto& [name, choice] : chosen) {
+    for (auto& [name, choice] : chosen.values) {
         const Knob* knob = catalog.find(name);
         expression.axes.push_back(Axis{name, std::move(choice.values), canonical_default(*knob), choice.may_be_unset});
+    }
+    for (const auto& name : chosen.from_tilde) {
+        for (const auto& entry : catalog.find(name)->left_out) expression.left_out.push_back({name, entry.value, entry.reason});
     }
     return expression;
 }

@@ -1,7 +1,8 @@
 // Value specs: the syntax is checked first (brackets, separators, duplicates, range shape)
 // so errors name the token whatever the knob; resolution against a knob then checks the
 // values' membership and turns `*` and `~` into a ValueList (a lazy range for `*` over an
-// integer knob, a short explicit list for `~`).
+// integer knob, a short explicit list for `~`, less the values the knob leaves out of `~`:
+// Knob::left_out, e.g. ISA values this machine's CPU cannot run).
 #include "routes/value_spec.hpp"
 
 #include <unordered_set>
@@ -135,6 +136,36 @@ std::vector<std::int64_t> representative_ints(const Knob& knob) {
     return values;
 }
 
+namespace {
+
+// `~`: every value of a bool or enum, representative_ints of an int, less the knob's
+// left-out values (Knob::left_out).
+std::optional<ValueList> representative_values(const Knob& knob, std::string& error) {
+    std::vector<std::string> values;
+    if (knob.type != KnobType::Int) {
+        if (knob.values.empty()) {
+            error = "'~' needs known values; " + knob.name + " lists none (list values instead)";
+            return std::nullopt;
+        }
+        values = knob.values;
+    } else {
+        auto ints = representative_ints(knob);
+        if (ints.empty()) {
+            error = "'~' needs a default or bounds; " + knob.name + " has neither (list values instead)";
+            return std::nullopt;
+        }
+        for (auto v : ints) values.push_back(std::to_string(v));
+    }
+    std::erase_if(values, [&](const std::string& value) { return knob.left_out_reason(value) != nullptr; });
+    if (values.empty()) {
+        error = "'~' leaves out every value of " + knob.name + " (" + knob.left_out.front().reason + "; list values instead)";
+        return std::nullopt;
+    }
+    return ValueList::of(std::move(values));
+}
+
+}  // namespace
+
 std::optional<ValueList> resolve_value_spec(const ValueSpec& spec, const Knob& knob, std::string& error) {
     std::string allowed = " (allowed: " + knob.allowed_text() + ")";
     switch (spec.kind) {
@@ -175,21 +206,7 @@ std::optional<ValueList> resolve_value_spec(const ValueSpec& spec, const Knob& k
             if (knob.type == KnobType::Int) return make_range(knob.min, knob.max, 1, false, error);
             return ValueList::of(knob.values);
         case ValueSpec::Kind::Representative:
-            if (knob.type != KnobType::Int) {
-                if (knob.values.empty()) {
-                    error = "'~' needs known values; " + knob.name + " lists none (list values instead)";
-                    return std::nullopt;
-                }
-                return ValueList::of(knob.values);
-            }
-            auto ints = representative_ints(knob);
-            if (ints.empty()) {
-                error = "'~' needs a default or bounds; " + knob.name + " has neither (list values instead)";
-                return std::nullopt;
-            }
-            std::vector<std::string> values;
-            for (auto v : ints) values.push_back(std::to_string(v));
-            return ValueList::of(std::move(values));
+            return representative_values(knob, error);
     }
     return std::nullopt;
 }

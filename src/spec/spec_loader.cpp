@@ -51,7 +51,7 @@ std::string resolve_cwd(const Spec& spec, const std::string& cwd) {
 void read_compiler(Spec& spec, const TomlSection& root) {
     auto section = root.table("compiler");
     if (section) {
-        section->check_keys({"adapter", "path", "base"});
+        section->check_keys({"adapter", "path", "base", "host_isa_only"});
         if (auto adapter = section->choice("adapter", adapter_names_for_spec())) spec.compiler.adapter = *adapter;
     }
     if (const AdapterEntry* entry = find_adapter(spec.compiler.adapter)) spec.compiler.path = entry->default_compiler;
@@ -62,6 +62,7 @@ void read_compiler(Spec& spec, const TomlSection& root) {
         spec.compiler.path = path->find('/') == std::string::npos ? *path : resolve_spec_path(spec, *path).string();
     }
     if (auto base = section->strings("base")) spec.compiler.base = *base;
+    if (auto host_isa_only = section->boolean("host_isa_only")) spec.compiler.host_isa_only = *host_isa_only;
 }
 
 void read_build(Spec& spec, const TomlSection& root) {

@@ -14,6 +14,7 @@ AdapterOptions adapter_options_for(const Spec& spec) {
     options.compiler = spec.compiler.path;
     options.base_flags = spec.compiler.base;
     options.declared_knobs = spec.knobs;
+    options.host_isa_only = spec.compiler.host_isa_only;
     return options;
 }
 

@@ -27,6 +27,8 @@ FAKECC_BAD_BINARY_NAN_ON=-ffast-math "$cc" -ffast-math "$tiny" -o "$work/bn" && 
 FAKECC_BAD_BINARY_FAIL_ON=-fipa-pta "$cc" -fipa-pta "$tiny" -o"$work/bf" && { "$work/bf"; check "bad binary exits 3" 3 $?; } 2> /dev/null
 echo 'int main(void){return 0;}' | FAKECC_FAIL_ON=-O2 "$cc" -O2 -c -o /dev/null -x c -; check "probe compiles bypass triggers" 0 $?
 FAKECC_FAIL_ON=-O2 "$cc" -O2 -Q --help=params > /dev/null; check "discovery passes through" 0 $?
+check "FAKECC_NATIVE_MARCH stands in for native" "-march= x86-64-v2" \
+    "$(FAKECC_NATIVE_MARCH=x86-64-v2 "$cc" -march=native -Q --help=target | grep -E '^ +-march=' | tr -s ' \t' ' ' | sed 's/^ //')"
 
 tc=$here/fake_timed_cc
 FAKE_BUILD_HANG_ON="-fno-inline -ftracer" timeout -s KILL 1 "$tc" -O2 -ftracer "$tiny" -o "$work/th"

@@ -101,6 +101,23 @@ TEST_F(ClangAdapterTest, SecondDiscoveryIsServedFromTheCache) {
     EXPECT_EQ(again.fresh_discoveries(), 0u);
 }
 
+TEST_F(ClangAdapterTest, LeavesOutWhatThisCpuCannotRun) {
+    if (catalog_->find("-mavx512f") == nullptr || catalog_->find("-mxop") == nullptr) GTEST_SKIP() << "not an x86 clang";
+    // No x86-64 CPU has both XOP and AVX-512F: one of the switches, and the -march values
+    // that enable it (bdver2, or skylake-avx512), are left out of `~`.
+    const Knob& march = get("-march");
+    bool xop = get("-mxop").left_out_reason("on") != nullptr && march.left_out_reason("bdver2") != nullptr;
+    bool avx512 = get("-mavx512f").left_out_reason("on") != nullptr && march.left_out_reason("skylake-avx512") != nullptr;
+    EXPECT_TRUE(xop || avx512);
+    EXPECT_EQ(march.left_out_reason("native"), nullptr);
+    EXPECT_EQ(get("-mtune").left_out.size(), 0u);
+    AdapterOptions off = options({"-O2"});
+    off.host_isa_only = false;
+    Catalog all = ClangAdapter(off).discover();
+    EXPECT_TRUE(all.find("-march")->left_out.empty());
+    EXPECT_TRUE(all.find("-mxop")->left_out.empty());
+}
+
 TEST(ClangAdapterErrors, RegistryKnowsClang) {
     EXPECT_EQ(make_adapter("clang", {})->name(), "clang");
     AdapterOptions options;

@@ -223,6 +223,16 @@ TEST_F(SpecTest, AdapterDefaultsAndBareCompilerNames) {
     EXPECT_EQ(parse(std::string("[compiler]\npath = \"/usr/bin/gcc\"\n") + kMinimal).compiler.path, "/usr/bin/gcc");
 }
 
+TEST_F(SpecTest, HostIsaOnlyIsABooleanOfCompiler) {
+    EXPECT_TRUE(parse(kMinimal).compiler.host_isa_only);
+    EXPECT_FALSE(parse(std::string("[compiler]\nhost_isa_only = false\n") + kMinimal).compiler.host_isa_only);
+    std::string message = error_of(std::string("[compiler]\nhost_isa_only = \"no\"\n") + kMinimal);
+    EXPECT_EQ(message, (dir_ / "spec.toml").string() + ":2:17: [compiler] host_isa_only: expected a boolean (true or false), got a string");
+    message = error_of(std::string("[compiler]\nhost_isa = false\n") + kMinimal);
+    EXPECT_NE(message.find("unknown key 'host_isa' in [compiler] (valid keys: adapter, path, base, host_isa_only)"),
+              std::string::npos) << message;
+}
+
 TEST_F(SpecTest, MalformedTomlNamesLineAndColumn) {
     std::string message = error_of("name = \"x\"\n[build\ncommand = [\"a\"]\n");
     EXPECT_NE(message.find((dir_ / "spec.toml").string() + ":2:"), std::string::npos) << message;

@@ -9,6 +9,7 @@
 #include "govern/governed_setup.hpp"
 #include "govern/lock.hpp"
 #include "routetune/error.hpp"
+#include "store/store_location.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"
@@ -67,6 +68,10 @@ std::set<std::string> parse_keep_list(const std::string& text) {
 }
 
 GcReport collect_garbage(const fs::path& store_file, const GcOptions& options) {
+    if (is_postgres_url(store_file.string()))
+        throw UsageError(redact_location(store_file.string()) +
+                         ": gc reads SQLite study stores only (a study in PostgreSQL keeps its artifacts on the "
+                         "machines that evaluated it)");
     if (!fs::is_regular_file(store_file)) throw UsageError(store_file.string() + ": no study store here");
     GcReport report;
     Protection locked = locked_evaluations(store_file, report);

@@ -148,6 +148,10 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     };
     const std::size_t evaluated = summary.at("evaluations").size();  // each kept its folder (--keep-artifacts)
     EXPECT_EQ(work_folders(), evaluated);
+    CliResult database = run_cli({"gc", "postgresql://ann:s3cret@127.0.0.1:1/db"}, dir);
+    EXPECT_EQ(database.exit_code, 2) << database.err;
+    EXPECT_NE(database.err.find("gc reads SQLite study stores only"), std::string::npos) << database.err;
+    EXPECT_EQ(database.err.find("s3cret"), std::string::npos) << database.err;
     CliResult gc = run_cli({"gc", store, "--keep", "default", "--logs"}, dir);
     ASSERT_EQ(gc.exit_code, 0) << gc.err;
     EXPECT_NE(gc.out.find("kept -O=3 (locked)"), std::string::npos) << gc.out;

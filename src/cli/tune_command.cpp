@@ -11,7 +11,6 @@
 #include "cli/commands.hpp"
 #include "cli/tune_dry_run.hpp"
 #include "report/left_out_note.hpp"
-#include "util/text.hpp"
 #include "govern/artifact_evidence.hpp"
 #include "govern/audit_log.hpp"
 #include "study/artifact_manifest.hpp"
@@ -150,9 +149,7 @@ int run(TuneArguments& arguments) {
     apply_numbers(arguments);
     if (!options.output.empty()) check_artifact_output(options.output);
     StudySetup setup = prepare_study(load_spec(arguments.spec), options);
-    if (auto note = left_out_summary(setup.expression.left_out); !note.empty()) std::cerr << "routetune: note: " << note << "\n";
-    std::string warnings = explicit_left_out_warnings(setup.expression, setup.catalog);
-    for (auto line : split_lines(warnings)) std::cerr << "routetune: " << line << "\n";
+    write_left_out_notes(std::cerr, setup.expression, setup.catalog);
     if (arguments.dry_run) return print_dry_run(setup, options, arguments.json, std::cout);
 
     StudyRunner runner(setup, options);

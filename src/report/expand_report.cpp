@@ -10,7 +10,6 @@
 
 #include "report/left_out_note.hpp"
 #include "routetune/strategy.hpp"
-#include "util/text.hpp"
 
 namespace routetune {
 
@@ -37,12 +36,7 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     std::optional<BigCount> bound;
     if (mode == ExpansionMode::Mixed) bound = mixed_phase_two_bound(expression, request.mixed_max_knobs);
 
-    std::string note = left_out_summary(expression.left_out);
-    if (request.notes) {
-        if (!note.empty()) *request.notes << "routetune: note: " << note << "\n";
-        std::string warnings = explicit_left_out_warnings(expression, catalog);
-        for (auto line : split_lines(warnings)) *request.notes << "routetune: " << line << "\n";
-    }
+    if (request.notes) write_left_out_notes(*request.notes, expression, catalog);
     nlohmann::ordered_json doc;
     if (request.json) {
         doc["mode"] = request.mode;

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "util/text.hpp"
+
 namespace routetune {
 
 namespace {
@@ -65,6 +67,12 @@ std::string explicit_left_out_warnings(const Expression& expression, const Catal
         }
     }
     return text;
+}
+
+void write_left_out_notes(std::ostream& out, const Expression& expression, const Catalog& catalog) {
+    if (std::string note = left_out_summary(expression.left_out); !note.empty()) out << "routetune: note: " << note << "\n";
+    std::string warnings = explicit_left_out_warnings(expression, catalog);  // split_lines views into it
+    for (const auto& line : split_lines(warnings)) out << "routetune: " << line << "\n";
 }
 
 std::string left_out_details(const std::vector<LeftOutAxisValue>& left_out) {

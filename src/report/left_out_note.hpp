@@ -2,6 +2,7 @@
 // and `tune`.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ std::string left_out_summary(const std::vector<LeftOutAxisValue>& left_out);
 /// expression's axes that catalog marks left out: such a value came from an explicit list (or
 /// `*`), so it is tried as written; "" when there is none.
 std::string explicit_left_out_warnings(const Expression& expression, const Catalog& catalog);
+
+/// Writes to out, each line prefixed "routetune: ", the note of left_out_summary(expression's
+/// left-out values) and the warnings of explicit_left_out_warnings; nothing when both are "".
+void write_left_out_notes(std::ostream& out, const Expression& expression, const Catalog& catalog);
 
 /// A heading and one line per left-out value with its reason; "" when none were.
 std::string left_out_details(const std::vector<LeftOutAxisValue>& left_out);

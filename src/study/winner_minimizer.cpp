@@ -3,8 +3,8 @@
 // that fails or is wrong is refused; then it and its reference (the current route; the winner
 // for the final check) are sampled in interleaved rounds, and slower_with_confidence
 // (removal_judge.cpp) refuses the removal when the candidate is slower with confidence.
-// Routes already built and measured (the winner, each accepted candidate) are kept, so a
-// reference is never rebuilt. minimize_route (route_minimizer.cpp) chooses what to remove.
+// Every route built and measured Ok (the winner, each candidate) is kept for the whole
+// shrinking, so a reference is never rebuilt. minimize_route (route_minimizer.cpp) chooses what to remove.
 // At most 2 x changes + 8 candidates are judged. The result is re-confirmed against the default in the spec's
 // confirm_rounds interleaved rounds; the outcome keeps it beside the winner when its interval
 // still clears 1 + min_gain.

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/cli_harness.hpp"
+#include "e2e/hung_build_checks.hpp"
 #include "pg/pg_test_database.hpp"
 #include "store/postgres/pg_connection.hpp"
 
@@ -150,14 +151,7 @@ TEST(ScaleOutCli, AWorkerStoppedPastItsLeaseHasItsLateWriteRefused) {
 TEST(ScaleOutCli, AWorkerCutsABuildAtTheRelativeTimeoutOfTheDefaultsBuild) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
     fs::path specs = scratch_specs();
-    // Every build takes 0.5 s; -funroll-loops=on's would take 100 s more ([build] timeout_s is 30).
-    std::string spec = text_of(specs / "fake_timed.toml");
-    auto at = spec.find("timeout_s = 30\n");
-    ASSERT_NE(at, std::string::npos);
-    spec.insert(at + 15, "relative_timeout = 4\nrelative_timeout_floor_s = 0.5\n"
-                         "env = { FAKE_BUILD_SLEEP_S = \"0.5\", FAKE_BUILD_HANG_ON = \"-funroll-loops\", FAKE_BUILD_HANG_S = \"100\" }\n");
-    std::ofstream(specs / "slow_builds.toml") << spec;
-    std::string file = (specs / "slow_builds.toml").string();
+    std::string file = hung_build_spec(specs, "slow_builds.toml").string();
     BackgroundCli worker({"worker", file, "--store", url, "--worker-id", "w1", "--lease", "20s"}, own_folder(specs, "w1"));
     auto started = std::chrono::steady_clock::now();
     CliResult tuned = run_cli({"tune", file, "--store", url, "--search", "full", "--routes", "-funroll-loops=[on|off]", "--lease",
@@ -165,18 +159,7 @@ TEST(ScaleOutCli, AWorkerCutsABuildAtTheRelativeTimeoutOfTheDefaultsBuild) {
                               own_folder(specs, "coordinator"), {}, 120);
     double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
-    json s = json::parse(tuned.out);
-    double default_build = s.at("evaluations").at(0).at("build_s").get<double>();
-    bool cut = false;
-    for (const auto& e : s.at("evaluations")) {
-        if (e.at("route") != "-funroll-loops=on") continue;
-        cut = true;
-        EXPECT_EQ(e.at("status"), "build_timeout") << e.dump();
-        EXPECT_LT(e.at("build_s").get<double>(), 4 * default_build + 5) << e.dump();
-        EXPECT_NE(e.at("message").get<std::string>().find("[build] relative_timeout 4 x the default's"), std::string::npos)
-            << e.dump();
-    }
-    EXPECT_TRUE(cut);
+    expect_hung_build_cut_at_relative_limit(json::parse(tuned.out));
     EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation WHERE worker = 'w1' AND status = 'build_timeout'"), 1);
     EXPECT_LT(took, 60) << "the worker's hung build held the study past its relative limit";
     EXPECT_EQ(worker.wait(), 0);

@@ -7,7 +7,7 @@ namespace routetune {
 
 bool Budget::exhausted(std::size_t evaluated_count, double elapsed_s) const {
     if (max_routes && evaluated_count >= *max_routes) return true;
-    return time_limit_s && elapsed_s >= *time_limit_s;
+    return out_of_time(elapsed_s);
 }
 
 std::optional<std::size_t> Budget::remaining(std::size_t evaluated_count) const {

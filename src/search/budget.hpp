@@ -13,6 +13,8 @@ struct Budget {
 
     /// True when no further evaluation may start.
     bool exhausted(std::size_t evaluated_count, double elapsed_s) const;
+    /// True when time_limit_s is set and elapsed_s has reached it.
+    bool out_of_time(double elapsed_s) const { return time_limit_s && elapsed_s >= *time_limit_s; }
     /// How many evaluations may still start (ignoring time): max_routes - evaluated_count,
     /// 0 when spent, nullopt when max_routes is absent.
     std::optional<std::size_t> remaining(std::size_t evaluated_count) const;

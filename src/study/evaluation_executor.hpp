@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,18 @@ public:
     virtual BuiltCandidate take_build(JobId job) = 0;
     /// Waits for measurement job and returns its result; a job's result is taken once.
     virtual Evaluation take_measurement(JobId job) = 0;
+
+    /// Blocks until one of jobs (not empty) has finished or timeout_s seconds have passed;
+    /// returns the job, or nullopt at the timeout. This default waits without a timeout.
+    virtual std::optional<JobId> wait_any_for(const std::vector<JobId>& jobs, [[maybe_unused]] double timeout_s) {
+        return wait_any(jobs);
+    }
+    /// Ends build job early where this executor can (its result, still taken once, is then not
+    /// worth measuring); false when it cannot, and the build runs to its end.
+    virtual bool cancel_build([[maybe_unused]] JobId job) { return false; }
+    /// True when a finished build is the candidate's whole evaluation, measured already (its
+    /// measurement only hands it back): a time limit then leaves it to finish and be committed.
+    virtual bool builds_are_evaluations() const { return false; }
 
     /// Blocks until job has finished.
     void wait(JobId job) { wait_any({job}); }

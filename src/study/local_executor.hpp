@@ -8,10 +8,12 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 
 #include "study/evaluation_executor.hpp"
+#include "util/cancellation.hpp"
 
 namespace routetune {
 
@@ -33,6 +35,11 @@ public:
     bool finished(JobId job) override;
     /// Sleeps on a condition variable until one of jobs has finished.
     JobId wait_any(const std::vector<JobId>& jobs) override;
+    /// Likewise, for at most timeout_s seconds.
+    std::optional<JobId> wait_any_for(const std::vector<JobId>& jobs, double timeout_s) override;
+    /// Cancels the build's thread (util/cancellation.hpp): its running process group is
+    /// killed, and it starts no other. False for a finished, taken or measurement job.
+    bool cancel_build(JobId job) override;
     /// The build's result; rethrows what the build threw.
     BuiltCandidate take_build(JobId job) override;
     /// The measurement's result; rethrows what the measurement threw.
@@ -41,13 +48,16 @@ public:
 private:
     struct Job {
         std::future<void> thread;
+        bool build = false;
+        std::shared_ptr<Cancellation> cancellation = std::make_shared<Cancellation>();
         bool done = false;
         std::optional<BuiltCandidate> built;
         std::optional<Evaluation> evaluation;
         std::exception_ptr error;
     };
 
-    JobId launch(std::function<void(Job&)> work);
+    JobId launch(bool build, std::function<void(Job&)> work);
+    bool any_done(const std::vector<JobId>& jobs, JobId& found) const;
     Job finish(JobId id);
 
     const Evaluator& evaluator_;

@@ -37,6 +37,8 @@ public:
     BuiltCandidate take_build(JobId job) override;
     /// The job's result.
     Evaluation take_measurement(JobId job) override;
+    /// True: a worker's answer is the whole evaluation.
+    bool builds_are_evaluations() const override { return true; }
 
     /// Gives the workers the default's references (call before the search).
     void publish_baseline(const RunBaseline& baseline) { dispatch_.publish_baseline(baseline); }

@@ -15,6 +15,13 @@
 // those in flight count against max_routes, and the clock against the time limit. Routes in
 // flight are pending in the history the strategy sees, so nothing is proposed twice and a
 // strategy's later phase waits for the earlier one.
+// The time limit also ends the work in flight: every wait wakes at the limit, and from then on
+// no build and no measurement starts (the default's alone is always finished: nothing can be
+// decided without it). The measurements running are waited for and committed; the running
+// builds are cancelled where the executor can end them cleanly (LocalExecutor kills their
+// process groups), and every candidate built or building is dropped the way an interrupt
+// drops it, its pending row kept, so `tune --continue` evaluates it again. An executor whose
+// builds are whole evaluations (the queue: workers measure too) is left to finish them.
 #include "study/scheduler.hpp"
 
 #include <algorithm>
@@ -73,12 +80,39 @@ void Scheduler::refill(std::size_t target) {
         view.observations.push_back(Observation{route, Status::Pending});
         ledger_.mark_started(route, phase);
         JobId job = executor_.start_build(route, phase);
-        building_.push_back(Building{std::move(route), job});
+        building_.push_back(Building{std::move(route), job, false});
     }
 }
 
+bool Scheduler::time_is_up() const {
+    return !executor_.builds_are_evaluations() && budget_.out_of_time(clock_.now_s() - ledger_.started_s());
+}
+
+void Scheduler::wait_within_limit(const std::vector<JobId>& jobs) {
+    if (!budget_.time_limit_s || executor_.builds_are_evaluations()) {
+        executor_.wait_any(jobs);
+        return;
+    }
+    double left = *budget_.time_limit_s - (clock_.now_s() - ledger_.started_s());
+    if (left > 0) executor_.wait_any_for(jobs, left);
+}
+
 void Scheduler::wait_for_builds() {
-    for (const auto& building : building_) executor_.wait(building.job);
+    for (std::vector<JobId> jobs = unfinished_builds(); !jobs.empty(); jobs = unfinished_builds()) {
+        if (!time_is_up()) {
+            wait_within_limit(jobs);
+            continue;
+        }
+        cancel_running_builds();
+        for (JobId job : jobs) executor_.wait(job);
+    }
+}
+
+void Scheduler::cancel_running_builds() {
+    for (auto& building : building_) {
+        if (!building.cancelled && !executor_.finished(building.job))
+            building.cancelled = executor_.cancel_build(building.job);
+    }
 }
 
 std::vector<JobId> Scheduler::unfinished_builds() {
@@ -117,7 +151,7 @@ std::optional<Evaluation> Scheduler::evaluate_default(const RunBaseline& golden,
 
 bool Scheduler::search(const RunBaseline& baseline) {
     baseline_ = &baseline;
-    while (!interrupt_requested()) {
+    while (!interrupt_requested() && !time_is_up()) {
         if (options_.overlap || building_.empty()) refill(options_.jobs);
         if (options_.overlap) {
             if (building_.empty() && lane_runs_.empty()) break;
@@ -126,11 +160,29 @@ bool Scheduler::search(const RunBaseline& baseline) {
         }
         if (building_.empty()) break;
         wait_for_builds();
-        while (!building_.empty() && !interrupt_requested()) measure_front();
+        while (!building_.empty() && !interrupt_requested() && !time_is_up()) measure_front();
     }
+    if (!interrupt_requested()) stop_at_time_limit();
     if (!interrupt_requested()) return true;
     drain();
     return false;
+}
+
+void Scheduler::stop_at_time_limit() {
+    cancel_running_builds();
+    for (auto& building : building_) {
+        BuiltCandidate built = executor_.take_build(building.job);
+        bool failed = built.evaluation.status != Status::Pending;  // finished: nothing to measure
+        if (failed && !building.cancelled) ledger_.commit(std::move(built.evaluation));
+        else ++abandoned_;
+    }
+    building_.clear();
+    for (auto run = lane_runs_.begin(); run != lane_runs_.end() && !interrupt_requested(); run = lane_runs_.erase(run)) {
+        Evaluation e = executor_.take_measurement(run->job);
+        lane_busy_[run->lane] = false;
+        measuring_.erase(std::find(measuring_.begin(), measuring_.end(), run->route));
+        ledger_.commit(std::move(e));
+    }
 }
 
 void Scheduler::measure_front() {
@@ -149,12 +201,13 @@ void Scheduler::step_lanes() {
     if (started || !finished.empty() || interrupt_requested()) return;
     std::vector<JobId> watch = unfinished_builds();
     for (const auto& run : lane_runs_) watch.push_back(run.job);
-    if (!watch.empty()) executor_.wait_any(watch);
+    if (!watch.empty()) wait_within_limit(watch);
 }
 
 bool Scheduler::start_on_free_lanes() {
     bool started = false;
-    for (std::size_t lane = 0; lane < options_.lanes && !building_.empty() && !interrupt_requested(); ++lane) {
+    for (std::size_t lane = 0; lane < options_.lanes && !building_.empty() && !interrupt_requested() && !time_is_up();
+         ++lane) {
         if (lane_busy_[lane]) continue;
         if (!executor_.finished(building_.front().job)) break;
         BuiltCandidate built = executor_.take_build(building_.front().job);

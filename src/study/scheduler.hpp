@@ -1,8 +1,10 @@
 // The scheduler of a study: what the strategy proposes is built up to `jobs` at a time and
 // measured one at a time (or, on measurement lanes, one per lane), within the budget, with
 // each finished evaluation committed to the ledger before the next result is taken; with
-// overlap, a finished build's slot is refilled at once, whatever else is running. Work is
-// started on an EvaluationExecutor, so where a candidate is evaluated is not its concern.
+// overlap, a finished build's slot is refilled at once, whatever else is running. At the time
+// limit nothing new starts: running measurements finish and are committed, the candidates
+// built or building are abandoned (left pending). Work is started on an EvaluationExecutor,
+// so where a candidate is evaluated is not its concern.
 #pragma once
 
 #include <cstddef>
@@ -44,8 +46,14 @@ public:
     std::optional<Evaluation> evaluate_default(const RunBaseline& golden, DefaultRecord& record);
 
     /// Proposes, builds, measures and commits until the strategy proposes nothing more, the
-    /// budget is spent or an interrupt arrives. False when interrupted (work drained).
+    /// budget is spent or an interrupt arrives. At the time limit no build or measurement
+    /// starts: the running measurements are committed, the running builds cancelled (where
+    /// the executor can) and every candidate not measured is dropped, its pending row left for
+    /// `tune --continue`. False when interrupted (work drained).
     bool search(const RunBaseline& baseline);
+
+    /// The candidates search() dropped at the time limit, built or building (0 before it).
+    std::size_t abandoned_at_time_limit() const { return abandoned_; }
 
     /// Waits for every build and measurement in flight and drops their results.
     void drain();
@@ -54,6 +62,7 @@ private:
     struct Building {
         Route route;
         JobId job;
+        bool cancelled = false;  ///< at the time limit: its result is cut short
     };
     struct LaneRun {
         Route route;
@@ -61,6 +70,10 @@ private:
         JobId job;
     };
 
+    bool time_is_up() const;
+    void wait_within_limit(const std::vector<JobId>& jobs);
+    void cancel_running_builds();
+    void stop_at_time_limit();
     std::size_t builds_running() const;
     std::size_t room(std::size_t target) const;
     void refill(std::size_t target);
@@ -83,6 +96,7 @@ private:
     std::vector<Route> measuring_;    // built, taken from building_, being measured
     std::vector<LaneRun> lane_runs_;  // measurements in progress on their lanes
     std::vector<bool> lane_busy_;
+    std::size_t abandoned_ = 0;
 };
 
 /// The budget a study's [search] section sets: max_routes, and time_limit_s when above 0.

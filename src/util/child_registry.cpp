@@ -1,4 +1,4 @@
-// One mutex over a set of pids. fork_recorded holds it across fork() and spawn_recorded across
+// One mutex over the recorded pids, each with the cancellation that owns it (or none). fork_recorded holds it across fork() and spawn_recorded across
 // posix_spawn() (the child never touches it: it only execs or _exits), reap_recorded across
 // wait4 and the erase, reap_if_adopted across the lookup and waitpid(WNOHANG). A recorded
 // child is waited for outside the lock (waitid with WNOWAIT leaves it a zombie), so a slow
@@ -10,29 +10,33 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <map>
 #include <mutex>
-#include <set>
+
+#include "util/cancellation.hpp"
 
 namespace routetune::detail {
 namespace {
 
 std::mutex registry_mutex;
 
-std::set<pid_t>& recorded() {
-    static std::set<pid_t> children;
+// Each recorded child with the cancellation current on the thread that started it (or null).
+std::map<pid_t, const void*>& recorded() {
+    static std::map<pid_t, const void*> children;
     return children;
 }
 
 }  // namespace
 
 pid_t fork_recorded() {
+    const void* owner = current_cancellation();
     registry_mutex.lock();
     pid_t pid = fork();
     if (pid == 0) return 0;  // the child's copy of the lock stays held; it never uses it
     int saved = errno;
     if (pid > 0) {
         setpgid(pid, pid);  // the child does the same: whichever runs first, the group exists
-        recorded().insert(pid);
+        recorded().emplace(pid, owner);
     }
     registry_mutex.unlock();
     errno = saved;
@@ -41,9 +45,10 @@ pid_t fork_recorded() {
 
 int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
                    const posix_spawnattr_t* attr, char* const* argv, char* const* envp) {
+    const void* owner = current_cancellation();
     std::lock_guard lock(registry_mutex);
     int result = posix_spawn(pid, program, actions, attr, argv, envp);
-    if (result == 0) recorded().insert(*pid);
+    if (result == 0) recorded().emplace(*pid, owner);
     return result;
 }
 
@@ -62,7 +67,14 @@ pid_t reap_recorded(pid_t pid, int* status, struct rusage* usage) {
 
 void signal_recorded_groups(int sig) {
     std::lock_guard lock(registry_mutex);
-    for (pid_t pgid : recorded()) kill(-pgid, sig);
+    for (const auto& [pgid, owner] : recorded()) kill(-pgid, sig);
+}
+
+void signal_owned_groups(const void* owner, int sig) {
+    std::lock_guard lock(registry_mutex);
+    for (const auto& [pgid, started_by] : recorded()) {
+        if (started_by == owner) kill(-pgid, sig);
+    }
 }
 
 AdoptedState reap_if_adopted(pid_t pid) {

@@ -15,12 +15,12 @@
 
 namespace routetune::detail {
 
-/// fork() with the child put in its own process group and recorded before the lock is
-/// released; returns fork()'s result (the child, 0 in the child, which must only make
+/// fork() with the child put in its own process group and recorded (with the calling thread's
+/// current cancellation as its owner) before the lock is released; returns fork()'s result (the child, 0 in the child, which must only make
 /// async-signal-safe calls, then exec or _exit; or -1 with errno).
 pid_t fork_recorded();
 
-/// posix_spawn() with the child recorded before the lock is released (the spawn returns once
+/// posix_spawn() with the child recorded (owned as above) before the lock is released (the spawn returns once
 /// the child has exec'ed; attr must put it in its own process group); returns posix_spawn's
 /// result (0, or the error number; a child that failed is reaped by posix_spawn itself).
 int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
@@ -32,6 +32,10 @@ pid_t reap_recorded(pid_t pid, int* status, struct rusage* usage);
 
 /// Sends sig to the process group of every recorded child (each leads its own group).
 void signal_recorded_groups(int sig);
+
+/// Sends sig to the process group of every recorded child started on a thread whose current
+/// cancellation (util/cancellation.hpp) was owner.
+void signal_owned_groups(const void* owner, int sig);
 
 /// What reap_if_adopted found.
 enum class AdoptedState { NotAChild, Reaped, Running };

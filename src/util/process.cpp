@@ -8,7 +8,8 @@
 // child reaped (and forgotten by util/child_registry in the same step), and what is left in
 // the pipes read without blocking. A timeout kills the group the same way. The registry
 // holds every child from its fork to its reaping, so kill_running_processes() can end them
-// all, and the process-tree scan can reap adopted orphans without touching them.
+// all, and the process-tree scan can reap adopted orphans without touching them; a
+// Cancellation (util/cancellation.hpp) ends only the children of its own thread's work.
 #include "util/process.hpp"
 
 #include <fcntl.h>
@@ -29,6 +30,7 @@
 #include <cstring>
 #include <optional>
 
+#include "util/cancellation.hpp"
 #include "util/child_launch.hpp"
 #include "util/child_registry.hpp"
 #include "util/process_pipes.hpp"
@@ -233,6 +235,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     plan.stdout_fd = io.child_stdout.get();
     plan.stderr_fd = io.child_stderr.get();
 
+    const Cancellation* cancellation = current_cancellation();
+    if (cancellation && cancellation->cancelled()) return spawn_failure("cancelled before it started");
     SigpipeBlock sigpipe_block;
     SteadyClock::time_point start = SteadyClock::now();
     detail::Launched launched = detail::launch_child(plan);
@@ -241,6 +245,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     io.child_stderr.reset();
     if (launched.pid < 0) return spawn_failure(launched.error);
     pid_t pid = launched.pid;
+    if (cancellation && cancellation->cancelled()) kill(-pid, SIGKILL);  // cancel() ran during the spawn
     if (launched.error.empty() && spec.on_started) spec.on_started(pid);
     if (!launched.error.empty()) {
         detail::reap_recorded(pid, nullptr, nullptr);

@@ -3,7 +3,8 @@
 // Expectations come from the scheduling rules (docs/architecture.md, "Record"): at most
 // --jobs builds at once; with process timing no measurement beside a build and one
 // measurement at a time; with reported timing builds overlap measurements; lanes measure
-// side by side, each pinned to its GPU; the budget (candidates and time) stops proposals;
+// side by side, each pinned to its GPU; the budget stops proposals (the time limit's other
+// effects: scheduler_time_limit_test);
 // an interrupt stops the study and nothing cut short is recorded; failures are data.
 #include "study/scheduler.hpp"
 
@@ -12,105 +13,10 @@
 #include <algorithm>
 #include <set>
 
-#include "routetune/strategy.hpp"
-#include "study/artifact_keeper.hpp"
-#include "study/interrupt_guard.hpp"
-#include "unit/simulated_executor.hpp"
-#include "unit/study_bench.hpp"
+#include "unit/scheduler_harness.hpp"
 
 namespace routetune {
 namespace {
-
-using fake::Interval;
-
-// The whole stack of one simulated study; tests adjust bench before start().
-class SchedulerHarness : public ::testing::Test {
-protected:
-    void SetUp() override { clear_interrupt(); }
-    void TearDown() override {
-        scheduler.reset();
-        clear_interrupt();
-    }
-
-    void start(const std::string& routes, SchedulerOptions options, Budget budget, const std::string& search = "fast") {
-        evaluator = bench.evaluator();
-        store = StudyStore::open(bench.paths.cache);
-        keeper = std::make_unique<ArtifactKeeper>(bench.paths, true, 3);
-        ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0);
-        ledger->load();
-        expression = bench.expression(routes);
-        strategy = make_strategy(search, expression, StrategyOptions{});
-        executor = std::make_unique<fake::SimulatedExecutor>(*evaluator, bench.runner, bench.clock);
-        scheduler = std::make_unique<Scheduler>(*executor, *strategy, *ledger, budget, bench.clock, options);
-    }
-
-    // The default route, then the search; false when interrupted.
-    bool run_study() {
-        if (!ledger->default_evaluation()) {
-            DefaultRecord record;
-            RunBaseline golden;
-            auto e = scheduler->evaluate_default(golden, record);
-            if (!e) return false;
-            ledger->commit(*e);
-        }
-        baseline = bench.baseline(ledger->default_evaluation()->timing.median_s);
-        return scheduler->search(baseline);
-    }
-
-    std::vector<Interval> of_kind(bool build) const {
-        std::vector<Interval> picked;
-        for (const auto& i : executor->intervals()) {
-            if (i.build == build) picked.push_back(i);
-        }
-        return picked;
-    }
-
-    // The most intervals of the list running at one time (half-open [start, end)).
-    static std::size_t most_at_once(const std::vector<Interval>& intervals) {
-        std::size_t most = 0;
-        for (const auto& at : intervals) {
-            std::size_t running = std::count_if(intervals.begin(), intervals.end(), [&](const Interval& i) {
-                return i.start_s <= at.start_s && at.start_s < i.end_s;
-            });
-            most = std::max(most, running);
-        }
-        return most;
-    }
-
-    static bool overlap(const Interval& a, const Interval& b) { return a.start_s < b.end_s && b.start_s < a.end_s; }
-
-    std::set<std::string> committed_routes() const {
-        std::set<std::string> routes;
-        for (const auto& e : ledger->evaluations()) routes.insert(e.route.to_string());
-        return routes;
-    }
-
-    const Evaluation* committed(const std::string& route) const {
-        for (const auto& e : ledger->evaluations()) {
-            if (e.route.to_string() == route) return &e;
-        }
-        return nullptr;
-    }
-
-    fake::StudyBench bench;
-    std::unique_ptr<Evaluator> evaluator;
-    std::unique_ptr<StudyStore> store;
-    std::unique_ptr<ArtifactKeeper> keeper;
-    std::unique_ptr<StudyLedger> ledger;
-    Expression expression;
-    std::unique_ptr<Strategy> strategy;
-    std::unique_ptr<fake::SimulatedExecutor> executor;
-    std::unique_ptr<Scheduler> scheduler;
-    RunBaseline baseline;
-};
-
-Budget routes_budget(std::size_t max_routes) {
-    Budget budget;
-    budget.max_routes = max_routes;
-    return budget;
-}
-
-constexpr const char* kSixCandidates = "-a=[0|1|2|3] -b=[on|off]";  // fast: default + 4 candidates
 
 TEST_F(SchedulerHarness, ProcessTimingBuildsInParallelAndNeverMeasuresBesideABuild) {
     start(kSixCandidates, SchedulerOptions{3, 1, false}, routes_budget(100));
@@ -242,17 +148,6 @@ TEST(StudyBudget, TheSpecsLimitsWithZeroTimeMeaningNone) {
     EXPECT_FALSE(study_budget(7, 0).time_limit_s);
     EXPECT_EQ(study_budget(7, 0).next_batch(10, 5, 1e9), 2u);
     EXPECT_EQ(both.next_batch(10, 5, 30), 0u) << "spent at the time limit";
-}
-
-TEST_F(SchedulerHarness, TimeLimitStopsProposalsButFinishesWhatStarted) {
-    Budget budget = routes_budget(100);
-    budget.time_limit_s = 4.5;  // the default takes 1.3 s, each candidate 1 s build + 0.3 s runs
-    start(kSixCandidates, SchedulerOptions{1, 1, false}, budget);
-    ASSERT_TRUE(run_study());
-    std::vector<Interval> builds = of_kind(true);
-    for (const auto& b : builds) EXPECT_LT(b.start_s - 1000, 4.5) << b.route << " started after the time limit";
-    EXPECT_EQ(builds.size(), 4u) << "builds start at 0, 1.3, 2.6 and 3.9 s; the next would start at 5.2 s";
-    EXPECT_EQ(ledger->evaluations().size(), builds.size()) << "what started is measured and committed";
 }
 
 TEST_F(SchedulerHarness, AnInterruptStopsTheStudyAndTheCutRunIsNotRecorded) {

@@ -2,11 +2,14 @@
 // a real Evaluator over a fake::CommandRunner, and charges the fake processes' time on a
 // FakeClock: a job started at t finishes at t + its processes' time, and waiting for a job
 // moves the clock to its finish. The scheduler's decisions then play out in simulated time,
-// deterministically, and every job's interval is logged for the tests to check.
+// deterministically, and every job's interval is logged for the tests to check. A cancelled
+// build ends at the moment it was cancelled; a wait with a timeout moves the clock to the
+// first finish or to the timeout, whichever comes first.
 #pragma once
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +27,7 @@ struct Interval {
     std::string lane;    ///< CUDA_VISIBLE_DEVICES of a measurement ("" when unset)
     double start_s = 0;
     double end_s = 0;
+    bool cancelled = false;  ///< a build cut short by cancel_build
 };
 
 /// The simulated executor.
@@ -51,11 +55,29 @@ public:
     bool finished(JobId job) override { return jobs_.at(job).end_s <= clock_.now_s(); }
 
     JobId wait_any(const std::vector<JobId>& jobs) override {
-        JobId first = *std::min_element(jobs.begin(), jobs.end(), [&](JobId a, JobId b) {
-            return jobs_.at(a).end_s < jobs_.at(b).end_s;
-        });
+        JobId first = first_to_finish(jobs);
         clock_.advance_to(jobs_.at(first).end_s);
         return first;
+    }
+
+    std::optional<JobId> wait_any_for(const std::vector<JobId>& jobs, double timeout_s) override {
+        JobId first = first_to_finish(jobs);
+        double deadline = clock_.now_s() + timeout_s;
+        if (jobs_.at(first).end_s > deadline) {
+            clock_.advance_to(deadline);
+            return std::nullopt;
+        }
+        clock_.advance_to(jobs_.at(first).end_s);
+        return first;
+    }
+
+    bool cancel_build(JobId id) override {
+        Job& job = jobs_.at(id);
+        if (!cancellable || !job.build || job.end_s <= clock_.now_s()) return false;
+        job.end_s = clock_.now_s();
+        intervals_.at(job.interval).end_s = job.end_s;
+        intervals_.at(job.interval).cancelled = true;
+        return true;
     }
 
     BuiltCandidate take_build(JobId job) override { return take(job).built; }
@@ -64,16 +86,29 @@ public:
     /// Every job started so far, in start order.
     const std::vector<Interval>& intervals() const { return intervals_; }
 
+    /// False: cancel_build refuses, like an executor that cannot end a build early.
+    bool cancellable = true;
+
 private:
     struct Job {
         BuiltCandidate built;
         Evaluation evaluation;
         double end_s = 0;
+        bool build = false;
+        std::size_t interval = 0;
     };
+
+    JobId first_to_finish(const std::vector<JobId>& jobs) const {
+        return *std::min_element(jobs.begin(), jobs.end(), [&](JobId a, JobId b) {
+            return jobs_.at(a).end_s < jobs_.at(b).end_s;
+        });
+    }
 
     JobId add(Job job, bool build, const Route& route, const std::string& lane) {
         double start = clock_.now_s();
         job.end_s = start + runner_.take_elapsed();
+        job.build = build;
+        job.interval = intervals_.size();
         intervals_.push_back(Interval{build, route.to_string(), lane, start, job.end_s});
         jobs_[next_] = std::move(job);
         return next_++;

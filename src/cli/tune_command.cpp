@@ -131,9 +131,14 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
     double limit = spec.search.time_limit_s;
     std::size_t finished = 0;
     for (const auto& e : summary.evaluations) finished += e.status != Status::Pending;
+    std::size_t pending = summary.evaluations.size() - finished;
     if (limit > 0 && summary.wall_s >= limit && finished < summary.candidates_total) {
-        std::cerr << "routetune: stopped proposing candidates at the time limit (" << format_duration(limit) << ") after "
-                  << finished << " evaluations of " << summary.candidates_total << " planned\n";
+        std::cerr << "routetune: time limit reached (" << format_duration(limit) << "): stopped after " << finished
+                  << " evaluations of " << summary.candidates_total << " planned";
+        if (pending > 0)
+            std::cerr << "; " << pending << (pending == 1 ? " candidate" : " candidates")
+                      << " built or building not measured, left pending for `tune --continue`";
+        std::cerr << "\n";
     }
 }
 

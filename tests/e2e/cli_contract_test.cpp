@@ -177,7 +177,7 @@ TEST(CliContract, StoppingAtTheTimeLimitIsSaid) {
     fs::path specs = scratch_specs();
     CliResult r = run_cli({"tune", "fake_timed.toml", "--time-limit", "1s"}, specs, {{"FAKE_RUN_SLEEP_S", "0.1"}});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.err.find("stopped proposing candidates at the time limit (1s) after "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("time limit reached (1s): stopped after "), std::string::npos) << r.err;
 }
 
 }  // namespace

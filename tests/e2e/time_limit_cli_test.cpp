@@ -1,0 +1,85 @@
+// End-to-end: `tune --time-limit` ends the study soon after the limit. fake_timed.toml (reported
+// timing: builds run ahead of the one measurement lane) with quick builds, one build that
+// hangs, and measurements of about 1 s each; --jobs 4 builds every candidate during the
+// default's measurement. After the limit (1 s) nothing new starts: the hung build is cancelled, the
+// built candidates are left pending (not finished in the store), and `tune --continue`
+// evaluates them.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "e2e/cli_harness.hpp"
+#include "store/study_store.hpp"
+
+namespace routetune::e2e {
+namespace {
+
+using nlohmann::json;
+
+// fake_timed.toml with 3 runs per case (2 cases) and a short confirmation.
+fs::path quick_confirmation_spec(const fs::path& specs) {
+    std::string spec = read_file(specs / "fake_timed.toml").value_or("");
+    const std::string timing = "warmup = 1\nrepeats = 5\n";
+    auto at = spec.find(timing);
+    EXPECT_NE(at, std::string::npos) << "fake_timed.toml's [timing] changed";
+    if (at != std::string::npos) spec.replace(at, timing.size(), "warmup = 0\nrepeats = 3\nconfirm_top = 1\nconfirm_rounds = 2\n");
+    write_file(specs / "time_limited.toml", spec);
+    return specs / "time_limited.toml";
+}
+
+std::set<std::string> routes_with(const fs::path& cache, bool pending) {
+    std::set<std::string> routes;
+    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(cache);
+    for (const auto& e : store->evaluations(CaseRows::Skip)) {
+        if ((e.status == Status::Pending) == pending) routes.insert(e.route.to_string());
+    }
+    return routes;
+}
+
+TEST(TimeLimitCli, TheStudyEndsSoonAfterTheLimitAndContinueEvaluatesWhatWasLeft) {
+    fs::path specs = scratch_specs();
+    fs::path spec = quick_confirmation_spec(specs);
+    fs::path cache = specs / ".routetune/fake_timed.sqlite";  // named after the spec's name
+    constexpr double kRunSleep = 0.1;  // a measurement: 6 runs, about 0.6 s
+    std::map<std::string, std::string> env{{"FAKE_RUN_SLEEP_S", std::to_string(kRunSleep)},
+                                           {"FAKE_BUILD_HANG_ON", "-march=native"}, {"FAKE_BUILD_HANG_S", "100"}};
+    ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery before the clock
+    auto start = std::chrono::steady_clock::now();
+    CliResult limited =
+        run_cli({"tune", spec.filename().string(), "--jobs", "4", "--time-limit", "1s", "--json"}, specs, env);
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(limited.exit_code, 0) << limited.err;
+    // The hung build would end at its 30 s timeout, the candidates built ahead take about
+    // 0.6 s each to measure; what may run past the limit is the measurement in flight and the
+    // confirmation.
+    EXPECT_LT(wall_s, 1 + 6 * kRunSleep + 4) << limited.err;
+    std::cerr << "time-limited run: " << wall_s << " s\n";
+    std::size_t planned = json::parse(limited.out).at("candidates_total").get<std::size_t>();
+
+    std::set<std::string> pending = routes_with(cache, true);
+    std::set<std::string> finished = routes_with(cache, false);
+    EXPECT_GE(pending.size(), 2u) << "the candidates built ahead were measured after the limit";
+    EXPECT_EQ(pending.count("-march=native"), 1u) << "the hung build was not left pending";
+    for (const auto& route : pending) EXPECT_EQ(finished.count(route), 0u) << route << " is finished too";
+    EXPECT_EQ(finished.size() + pending.size(), planned);
+    EXPECT_NE(limited.err.find("time limit reached (1s): stopped after " + std::to_string(finished.size()) +
+                               " evaluations of " + std::to_string(planned) + " planned; " + std::to_string(pending.size()) +
+                               " candidates built or building not measured, left pending for `tune --continue`"),
+              std::string::npos)
+        << limited.err;
+
+    env.erase("FAKE_BUILD_HANG_ON");
+    CliResult resumed = run_cli({"tune", spec.filename().string(), "--continue", "--jobs", "4", "--json"}, specs, env);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(routes_with(cache, true), std::set<std::string>{}) << "something is still pending";
+    std::set<std::string> now_finished = routes_with(cache, false);
+    for (const auto& route : pending) EXPECT_EQ(now_finished.count(route), 1u) << route << " was not evaluated";
+    json summary = json::parse(resumed.out);
+    EXPECT_EQ(summary.at("winner").at("route"), "-O=3") << resumed.out;
+    EXPECT_EQ(summary.at("evaluations").size(), planned) << "a route was evaluated twice";
+}
+
+}  // namespace
+}  // namespace routetune::e2e

@@ -224,7 +224,8 @@ void add_tune_command(CLI::App& app, Action& action) {
                   "with --store URL: candidates kept queued for the workers at once (default 16)");
     c->add_option("--measure-lanes", a->measure_lanes,
                   "with reported timing: measure N candidates at once, lane i on GPU i (CUDA_VISIBLE_DEVICES=i)");
-    c->add_option("--time-limit", a->time_limit, "stop proposing candidates after this long (90s, 5m, 1h30m)");
+    c->add_option("--time-limit", a->time_limit, "after this long start no build or measurement: running measurements finish, the "
+                  "candidates not measured stay pending for --continue (90s, 5m, 1h30m)");
     c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
     c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
     c->add_option("--seed", a->seed, "seed of randomised strategies");

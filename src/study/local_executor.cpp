@@ -30,6 +30,7 @@ JobId LocalExecutor::launch(bool build, std::function<void(Job&)> work) {
     JobId id = next_++;
     Job& entry = jobs_[id];
     entry.build = build;
+    entry.cancellation = std::make_shared<Cancellation>();
     entry.thread = std::async(std::launch::async, [this, id, cancellation = entry.cancellation, work = std::move(work)] {
         CancellationScope scope(*cancellation);
         Job result;

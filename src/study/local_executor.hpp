@@ -49,7 +49,7 @@ private:
     struct Job {
         std::future<void> thread;
         bool build = false;
-        std::shared_ptr<Cancellation> cancellation = std::make_shared<Cancellation>();
+        std::shared_ptr<Cancellation> cancellation;  ///< what cancel_build signals (set at launch)
         bool done = false;
         std::optional<BuiltCandidate> built;
         std::optional<Evaluation> evaluation;

@@ -14,7 +14,10 @@
 // sample): changes, true fraction, trials.
 // --diagnose prints, for each pick, the changes of the
 // optimum that matter and that the pick lacks (what they would gain, whether they were built),
-// and the pick's and its minimal route's size and true fraction.
+// what its costly changes cost, its needles (synergies of two or more enum values that do
+// nothing alone) against the optimum's, and the pick's and its minimal route's size and true
+// fraction; and, per strategy, the needle ceiling: the most each pick could reach of the
+// optimum if it found everything but the needles it does not hold.
 // --pick-at N judges the pick after N builds instead (the true@N column).
 // Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N]
 #include <algorithm>
@@ -84,7 +87,7 @@ void print_costly(const Pick& pick, const SyntheticLandscape& landscape) {
 
 /// Prints, on stderr, each change of the landscape's essential route that pick lacks: what
 /// adding it to pick would gain, what it gains alone, and whether history ever built it.
-void print_missing(const std::vector<Observation>& history, const Pick& pick, const SyntheticLandscape& landscape) {
+double print_missing(const std::vector<Observation>& history, const Pick& pick, const SyntheticLandscape& landscape) {
     double base = landscape.true_time(Route{}), best = 1;
     for (const auto& obs : history)
         if (obs.status == Status::Ok) best = std::max(best, base / landscape.true_time(obs.route));
@@ -125,8 +128,11 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
     }
     print_costly(pick, landscape);
     Route optimum = landscape.best_route();
-    std::fprintf(stderr, "  needles (synergies with 2+ members on enum knobs): %.4f of the optimum's log gain %.4f; the pick holds %.4f\n",
-                 landscape.needle_log_gain(optimum), std::log(landscape.best_speedup()), landscape.needle_log_gain(pick.route));
+    double unheld = landscape.needle_log_gain(optimum) - landscape.needle_log_gain(pick.route);
+    std::fprintf(stderr, "  needles (synergies with 2+ members on enum knobs): %.4f of the optimum's log gain %.4f; the pick holds %.4f; "
+                 "without more of them at most %.3f of the optimum\n", landscape.needle_log_gain(optimum),
+                 std::log(landscape.best_speedup()), landscape.needle_log_gain(pick.route), std::exp(-unheld));
+    return std::exp(-unheld);
 }
 
 /// The landscape of shape (classic, wide, or wide-clean: wide without the values that fail,
@@ -248,7 +254,7 @@ int main(int argc, char** argv) {
     std::printf("%-8s %8s %10s %10s %12s %14s %14s %10s %10s %12s\n", "strategy", "reached", "mean", "median", "mean/fast",
                 "frac@20%fast", "frac@budget", true_column.c_str(), "worst", "changes");
     for (const std::string& name : strategies) {
-        std::vector<double> needed, true_fifth, changes, minimal_changes, minimal_fraction, minimal_trials;
+        std::vector<double> needed, true_fifth, changes, minimal_changes, minimal_fraction, minimal_trials, needle_ceilings;
         double at_fifth = 0, at_end = 0;
         std::size_t fifth = std::max<std::size_t>(1, static_cast<std::size_t>(fast_builds * 0.2));
         for (std::size_t s = 1; s <= seeds; ++s) {
@@ -267,7 +273,7 @@ int main(int argc, char** argv) {
             Pick pick = pick_at(run.history, std::min(pick_builds ? pick_builds : fifth, budget), landscape);
             true_fifth.push_back(pick.true_speedup / landscape.best_speedup());
             changes.push_back(static_cast<double>(pick.route.assignments().size()));
-            if (diagnose) print_missing(run.history, pick, landscape);
+            if (diagnose) needle_ceilings.push_back(print_missing(run.history, pick, landscape));
             double noise_sd = judge_sd > 0 ? judge_sd : landscape_options(shape, knobs, s).noise_sd;
             std::size_t rounds = 0;
             MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape, noise_sd, s, rounds), max_trials);
@@ -293,6 +299,9 @@ int main(int argc, char** argv) {
                     seeds, mean, median, mean / fast_builds, at_fifth / static_cast<double>(seeds),
                     at_end / static_cast<double>(seeds), median_of(true_fifth),
                     *std::min_element(true_fifth.begin(), true_fifth.end()), median_of(changes), median_of(optimum_changes));
+        if (diagnose)
+            std::printf("%-8s needle ceiling (the most each pick could reach with only the needles it holds): median %.3f, worst %.3f\n",
+                        name.c_str(), median_of(needle_ceilings), *std::min_element(needle_ceilings.begin(), needle_ceilings.end()));
         minimal_rows.push_back({name, median_of(minimal_changes), *std::max_element(minimal_changes.begin(), minimal_changes.end()),
                                 median_of(minimal_fraction), *std::min_element(minimal_fraction.begin(), minimal_fraction.end()),
                                 median_of(minimal_trials)});

@@ -14,8 +14,12 @@
 // sample): changes, true fraction, trials.
 // --diagnose prints, for each pick, the changes of the
 // optimum that matter and that the pick lacks (what they would gain, whether they were built),
-// and the pick's and its minimal route's size and true fraction.
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)]
+// what its costly changes cost, its needles (synergies of two or more enum values that do
+// nothing alone) against the optimum's, and the pick's and its minimal route's size and true
+// fraction; and, per strategy, the needle ceiling: the most each pick could reach of the
+// optimum if it found everything but the needles it does not hold.
+// --pick-at N judges the pick after N builds instead (the true@N column).
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N]
 #include <algorithm>
 #include <set>
 #include <cmath>
@@ -61,9 +65,29 @@ Pick pick_at(const std::vector<Observation>& history, std::size_t builds, const 
 }
 
 
+/// Prints, on stderr, what the changes of pick that cost time cost together (the log time that
+/// removing each one alone would save, summed), and the costliest of them.
+void print_costly(const Pick& pick, const SyntheticLandscape& landscape) {
+    double time = landscape.true_time(pick.route), total = 0;
+    std::vector<std::pair<double, std::string>> costly;
+    for (const auto& [knob, value] : pick.route.assignments()) {
+        Route without = pick.route;
+        without.erase(knob);
+        double saved = std::log(time / landscape.true_time(without));
+        if (saved <= 0) continue;
+        total += saved;
+        costly.emplace_back(saved, knob + "=" + value);
+    }
+    std::sort(costly.rbegin(), costly.rend());
+    std::fprintf(stderr, "  %zu held changes cost time: %.4f in all;", costly.size(), total);
+    for (std::size_t i = 0; i < std::min<std::size_t>(costly.size(), 6); ++i)
+        std::fprintf(stderr, " %s %.4f", costly[i].second.c_str(), costly[i].first);
+    std::fprintf(stderr, "\n");
+}
+
 /// Prints, on stderr, each change of the landscape's essential route that pick lacks: what
 /// adding it to pick would gain, what it gains alone, and whether history ever built it.
-void print_missing(const std::vector<Observation>& history, const Pick& pick, const SyntheticLandscape& landscape) {
+double print_missing(const std::vector<Observation>& history, const Pick& pick, const SyntheticLandscape& landscape) {
     double base = landscape.true_time(Route{}), best = 1;
     for (const auto& obs : history)
         if (obs.status == Status::Ok) best = std::max(best, base / landscape.true_time(obs.route));
@@ -102,6 +126,13 @@ void print_missing(const std::vector<Observation>& history, const Pick& pick, co
                      value.c_str(), held ? held->c_str() : "default", std::log(landscape.true_time(pick.route) / landscape.true_time(with)),
                      std::log(base / landscape.true_time(alone)), int(tried), int(built));
     }
+    print_costly(pick, landscape);
+    Route optimum = landscape.best_route();
+    double unheld = landscape.needle_log_gain(optimum) - landscape.needle_log_gain(pick.route);
+    std::fprintf(stderr, "  needles (synergies with 2+ members on enum knobs): %.4f of the optimum's log gain %.4f; the pick holds %.4f; "
+                 "without more of them at most %.3f of the optimum\n", landscape.needle_log_gain(optimum),
+                 std::log(landscape.best_speedup()), landscape.needle_log_gain(pick.route), std::exp(-unheld));
+    return std::exp(-unheld);
 }
 
 /// The landscape of shape (classic, wide, or wide-clean: wide without the values that fail,
@@ -172,7 +203,7 @@ struct MinimalRow {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400;
+    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0;
     double target = 0.95, judge_sd = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
@@ -186,6 +217,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--serve")) serve = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--minimize-trials")) max_trials = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--judge-sd")) judge_sd = std::strtod(argv[i + 1], nullptr);
+        else if (!std::strcmp(argv[i], "--pick-at")) pick_builds = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -218,10 +250,11 @@ int main(int argc, char** argv) {
     std::printf("landscapes: %zu knobs, %zu seeds; fast needs %.1f builds on average; best known speedup %.3f on average\n",
                 knobs, seeds, fast_builds, best_speedups / static_cast<double>(seeds));
     std::printf("target: %.0f%% of the best known speedup; budget %zu builds per run\n\n", target * 100, budget);
+    std::string true_column = pick_builds ? "true@" + std::to_string(pick_builds) : "true@20%";
     std::printf("%-8s %8s %10s %10s %12s %14s %14s %10s %10s %12s\n", "strategy", "reached", "mean", "median", "mean/fast",
-                "frac@20%fast", "frac@budget", "true@20%", "worst", "changes");
+                "frac@20%fast", "frac@budget", true_column.c_str(), "worst", "changes");
     for (const std::string& name : strategies) {
-        std::vector<double> needed, true_fifth, changes, minimal_changes, minimal_fraction, minimal_trials;
+        std::vector<double> needed, true_fifth, changes, minimal_changes, minimal_fraction, minimal_trials, needle_ceilings;
         double at_fifth = 0, at_end = 0;
         std::size_t fifth = std::max<std::size_t>(1, static_cast<std::size_t>(fast_builds * 0.2));
         for (std::size_t s = 1; s <= seeds; ++s) {
@@ -237,10 +270,10 @@ int main(int argc, char** argv) {
                                                   : std::numeric_limits<double>::infinity());
             at_fifth += report.mean_fraction[std::min(fifth, budget) - 1];
             at_end += report.mean_fraction.back();
-            Pick pick = pick_at(run.history, std::min(fifth, budget), landscape);
+            Pick pick = pick_at(run.history, std::min(pick_builds ? pick_builds : fifth, budget), landscape);
             true_fifth.push_back(pick.true_speedup / landscape.best_speedup());
             changes.push_back(static_cast<double>(pick.route.assignments().size()));
-            if (diagnose) print_missing(run.history, pick, landscape);
+            if (diagnose) needle_ceilings.push_back(print_missing(run.history, pick, landscape));
             double noise_sd = judge_sd > 0 ? judge_sd : landscape_options(shape, knobs, s).noise_sd;
             std::size_t rounds = 0;
             MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape, noise_sd, s, rounds), max_trials);
@@ -266,6 +299,9 @@ int main(int argc, char** argv) {
                     seeds, mean, median, mean / fast_builds, at_fifth / static_cast<double>(seeds),
                     at_end / static_cast<double>(seeds), median_of(true_fifth),
                     *std::min_element(true_fifth.begin(), true_fifth.end()), median_of(changes), median_of(optimum_changes));
+        if (diagnose)
+            std::printf("%-8s needle ceiling (the most each pick could reach with only the needles it holds): median %.3f, worst %.3f\n",
+                        name.c_str(), median_of(needle_ceilings), *std::min_element(needle_ceilings.begin(), needle_ceilings.end()));
         minimal_rows.push_back({name, median_of(minimal_changes), *std::max_element(minimal_changes.begin(), minimal_changes.end()),
                                 median_of(minimal_fraction), *std::min_element(minimal_fraction.begin(), minimal_fraction.end()),
                                 median_of(minimal_trials)});

@@ -60,6 +60,10 @@ public:
     Route essential_route() const;
     /// Noiseless speedup of best_route() over the default route.
     double best_speedup() const;
+    /// The log gain of route's synergies (interactions of values that do nothing alone) with at
+    /// least two members on knobs of three or more values: gain no single value shows, found
+    /// only by holding each of those members at once.
+    double needle_log_gain(const Route& route) const;
 
 private:
     using Value = std::pair<std::string, std::string>;  // (knob, value)

@@ -102,6 +102,21 @@ void SyntheticLandscape::add_wide_features(SearchRng& rng, std::vector<Value>& v
     }
 }
 
+double SyntheticLandscape::needle_log_gain(const Route& route) const {
+    double gain = 0;
+    for (const Rule& rule : interactions_) {
+        std::size_t on_enum_knobs = 0;
+        bool needle = true;
+        for (const auto& member : rule.members) {
+            needle &= std::abs(effect_.at(member)) < 1e-6;
+            for (const Axis& axis : expression_.axes)
+                if (axis.knob == member.first) on_enum_knobs += axis.values.size() >= 3;
+        }
+        if (needle && on_enum_knobs >= 2 && applies(rule, route)) gain -= rule.log_effect;
+    }
+    return gain;
+}
+
 Route SyntheticLandscape::essential_route() const {
     Route route = best_route();
     for (bool removed = true; removed;) {

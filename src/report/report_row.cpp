@@ -210,9 +210,12 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
     } else {
         fields.push_back({"winner", "none"});
     }
-    std::string candidates = std::to_string(summary.evaluations.size()) + " evaluated";
+    auto unfinished = static_cast<std::size_t>(std::count_if(summary.evaluations.begin(), summary.evaluations.end(),
+                                                             [](const Evaluation& e) { return e.status == Status::Pending; }));
+    std::string candidates = std::to_string(summary.evaluations.size() - unfinished) + " evaluated";
+    if (unfinished > 0) candidates += ", " + std::to_string(unfinished) + " started and never finished";
     if (summary.candidates_total > 0) {
-        candidates += " of " + std::to_string(summary.candidates_total) + " planned";
+        candidates += (unfinished > 0 ? ", of " : " of ") + std::to_string(summary.candidates_total) + " planned";
     }
     fields.push_back({"candidates", candidates});
     char wall[64];

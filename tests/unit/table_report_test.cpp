@@ -23,7 +23,7 @@ TEST(TableReport, ExactTextForTheSampleStudy) {
         "outcome     improved\n"
         "winner      -O=3 (1.25×, 95% CI [1.20×, 1.30×])\n"
         "artifact    .routetune/artifacts/ab.bin\n"
-        "candidates  6 evaluated of 8 planned\n"
+        "candidates  5 evaluated, 1 started and never finished, of 8 planned\n"
         "wall time   12.5 s\n"
         "\n"
         "#  route              status        time (ms)          vs default  loss (rel_l2)  message\n"

@@ -3,8 +3,9 @@
 // batches, the batch's builds all finished before its first measurement, measured in the
 // order they were proposed. With overlap (reported timing) the scheduler waits for whichever
 // of its jobs ends first: a finished build frees its slot at once (a new build starts while
-// the measurement runs), a free lane takes the oldest build when it has finished, and a
-// finished measurement is committed right after its lane has taken the next one (the commit's
+// the measurement runs), a free lane takes the oldest of the finished builds (so a slow build,
+// or a queued candidate whose worker died, holds back none of the others), and a finished
+// measurement is committed right after its lane has taken the next one (the commit's
 // fsync overlaps that measurement, whose result is taken only after the commit). Up to `jobs`
 // builds run and `2 * jobs` are started and not yet measured, so builds run ahead of the
 // measurements by a bounded amount (during the default's measurement, which nothing else can
@@ -209,10 +210,11 @@ bool Scheduler::start_on_free_lanes() {
     for (std::size_t lane = 0; lane < options_.lanes && !building_.empty() && !interrupt_requested() && !time_is_up();
          ++lane) {
         if (lane_busy_[lane]) continue;
-        if (!executor_.finished(building_.front().job)) break;
-        BuiltCandidate built = executor_.take_build(building_.front().job);
-        Route route = building_.front().route;
-        building_.pop_front();
+        auto ready = std::find_if(building_.begin(), building_.end(), [&](const Building& b) { return executor_.finished(b.job); });
+        if (ready == building_.end()) break;
+        BuiltCandidate built = executor_.take_build(ready->job);
+        Route route = ready->route;
+        building_.erase(ready);
         if (options_.lanes > 1) built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
         measuring_.push_back(route);
         lane_busy_[lane] = true;

@@ -86,6 +86,24 @@ TEST_F(SchedulerHarness, ReportedTimingRefillsAFreedBuildSlotAtOnce) {
     }
 }
 
+// With overlap a free lane takes whichever candidate is built, not only the oldest: a slow
+// build (or, with a shared store, a queued candidate whose worker died) holds back no other.
+TEST_F(SchedulerHarness, ReportedTimingMeasuresWhatIsBuiltWithoutWaitingForAnOlderBuild) {
+    bench.spec.timing.source = "reported";
+    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    start(kSixCandidates, SchedulerOptions{2, 1, true}, routes_budget(100));
+    bench.runner.fallback.run_s = 0.2;
+    bench.runner.routes["-a=1"].build_s = 5;  // proposed first, built last
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(committed_routes().size(), 5u);
+    double slow_built = 0, first_other_measured = 1e9;
+    for (const auto& i : executor->intervals()) {
+        if (i.build && i.route == "-a=1") slow_built = i.end_s;
+        if (!i.build && !i.route.empty() && i.route != "-a=1") first_other_measured = std::min(first_other_measured, i.start_s);
+    }
+    EXPECT_LT(first_other_measured, slow_built) << "the lane waited for the oldest build while others were built";
+}
+
 // Issue 13: with overlap, the lane takes the next built candidate before the finished
 // measurement is committed, so the commit's fsync overlaps that measurement; each result is
 // still committed before the next one is taken.

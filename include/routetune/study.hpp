@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "routetune/evaluation.hpp"
+#include "routetune/expression.hpp"
 #include "routetune/route.hpp"
 
 namespace routetune {
@@ -57,6 +58,7 @@ struct StudySummary {
     std::uint64_t binary_bytes = 0;                  ///< of those, the builds' {artifact}s (binaries, engines)
     std::uint64_t output_bytes = 0;                  ///< of those, everything else: run outputs, metrics, build leftovers
     double wall_s = 0;                               ///< wall time of the study so far
+    std::vector<LeftOutAxisValue> left_out;          ///< values `~` left out for the study's CPU, each with why
 };
 
 }  // namespace routetune

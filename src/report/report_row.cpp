@@ -4,6 +4,7 @@
 #include "report/report_row.hpp"
 
 #include "report/case_classes.hpp"
+#include "report/left_out_note.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -218,6 +219,7 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
         candidates += (unfinished > 0 ? ", of " : " of ") + std::to_string(summary.candidates_total) + " planned";
     }
     fields.push_back({"candidates", candidates});
+    if (!summary.left_out.empty()) fields.push_back({"left out", left_out_summary(summary.left_out)});
     char wall[64];
     std::snprintf(wall, sizeof wall, "%.1f s", summary.wall_s);
     fields.push_back({"wall time", wall});

@@ -248,6 +248,12 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     out["output_bytes"] = summary.output_bytes;
     out["wall_s"] = number(summary.wall_s);
     out["candidates_total"] = summary.candidates_total;
+    if (!summary.left_out.empty()) {
+        Json left_out = Json::array();
+        for (const auto& entry : summary.left_out)
+            left_out.push_back({{"knob", entry.knob}, {"value", entry.value}, {"reason", entry.reason}});
+        out["left_out"] = std::move(left_out);
+    }
     out["notes"] = Json::array({kLossNote});
     return out;
 }
@@ -327,6 +333,11 @@ StudySummary summary_from_json(const Json& json) {
     if (json.contains("output_bytes")) summary.output_bytes = count_at(json, "output_bytes");
     summary.wall_s = number_at(json, "wall_s", where);
     summary.candidates_total = count_at(json, "candidates_total");
+    if (auto left_out = json.find("left_out"); left_out != json.end() && left_out->is_array()) {
+        for (const auto& entry : *left_out)
+            summary.left_out.push_back({text_at(entry, "knob", "summary.left_out"), text_at(entry, "value", "summary.left_out"),
+                                        text_at(entry, "reason", "summary.left_out")});
+    }
     return summary;
 }
 

@@ -1,9 +1,12 @@
 // Numbers are written as text: integers in decimal, the wall time with 17 significant digits
-// (a double read back is the same double). A note that does not parse is ignored.
+// (a double read back is the same double); the values `~` left out as a JSON array of
+// {knob, value, reason}. A note that does not parse is ignored.
 #include "study/study_notes.hpp"
 
 #include <charconv>
 #include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 namespace routetune {
 
@@ -18,6 +21,26 @@ void read_number(const StudyStore& store, const char* key, Number& into) {
     if (error == std::errc() && end == text->data() + text->size()) into = value;
 }
 
+void read_left_out(const StudyStore& store, std::vector<LeftOutAxisValue>& into) {
+    auto text = store.read_note("left_out");
+    if (!text) return;
+    auto list = nlohmann::json::parse(*text, nullptr, false);
+    if (!list.is_array()) return;
+    std::vector<LeftOutAxisValue> values;
+    for (const auto& entry : list) {
+        if (!entry.is_object() || !entry.contains("knob") || !entry.contains("value") || !entry.contains("reason")) return;
+        if (!entry["knob"].is_string() || !entry["value"].is_string() || !entry["reason"].is_string()) return;
+        values.push_back({entry["knob"], entry["value"], entry["reason"]});
+    }
+    into = std::move(values);
+}
+
+std::string left_out_note(const std::vector<LeftOutAxisValue>& left_out) {
+    auto list = nlohmann::json::array();
+    for (const auto& entry : left_out) list.push_back({{"knob", entry.knob}, {"value", entry.value}, {"reason", entry.reason}});
+    return list.dump();
+}
+
 }  // namespace
 
 void record_study_notes(StudyStore& store, const StudySummary& summary, std::string_view metric) {
@@ -29,6 +52,7 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
     store.write_note("binary_bytes", std::to_string(summary.binary_bytes));
     store.write_note("output_bytes", std::to_string(summary.output_bytes));
     store.write_note("wall_s", wall);
+    store.write_note("left_out", left_out_note(summary.left_out));
 }
 
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
@@ -37,6 +61,7 @@ std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "binary_bytes", summary.binary_bytes);
     read_number(store, "output_bytes", summary.output_bytes);
     read_number(store, "wall_s", summary.wall_s);
+    read_left_out(store, summary.left_out);
     return store.read_note("metric").value_or("");
 }
 

@@ -1,6 +1,6 @@
 // What `tune` printed that a store's records do not hold by themselves (the loss metric, the
-// planned candidates, the kept artifact bytes, the exact wall time), kept as store notes so
-// that `report` gives back the same figures.
+// planned candidates, the kept artifact bytes, the exact wall time, what `~` left out for the
+// study's CPU), kept as store notes so that `report` gives back the same figures.
 #pragma once
 
 #include "store/store_location.hpp"
@@ -14,10 +14,10 @@
 
 namespace routetune {
 
-/// Writes summary's candidates_total, artifact/binary/output bytes and wall_s (exactly) and metric as notes.
+/// Writes summary's candidates_total, artifact/binary/output bytes, wall_s (exactly), left_out and metric as notes.
 void record_study_notes(StudyStore& store, const StudySummary& summary, std::string_view metric);
 
-/// Sets summary's candidates_total, artifact/binary/output bytes and wall_s from the notes that store holds
+/// Sets summary's candidates_total, artifact/binary/output bytes, wall_s and left_out from the notes that store holds
 /// (fields without a note keep their value); returns the metric note, "" when none.
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary);
 

@@ -172,6 +172,7 @@ StudySummary StudyRunner::summarize(const StudyStore& store, const StudyLedger& 
     summary.output_bytes = kept.outputs;
     summary.artifact_bytes = kept.binaries + kept.outputs;
     summary.candidates_total = std::max(ledger.progress().planned, summary.evaluations.size());
+    summary.left_out = setup_.expression.left_out;
     return summary;
 }
 

@@ -82,6 +82,21 @@ TEST_F(HostIsaCli, TuneSaysWhatItLeftOut) {
     EXPECT_NE(cross.out.find("-march=haswell"), std::string::npos) << cross.out;
 }
 
+TEST_F(HostIsaCli, TheStudyRecordsWhatItLeftOutForItsReport) {
+    ASSERT_TRUE(write_file(dir_ / "tiny.c", "int main(void) { return 0; }\n"));
+    auto tuned = run({"tune", "spec.toml", "--max-routes", "3", "--json"});
+    ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+    auto summary = nlohmann::json::parse(tuned.out);
+    bool names_haswell = false;
+    for (const auto& entry : summary.at("left_out"))
+        names_haswell = names_haswell || (entry.at("knob") == "-march" && entry.at("value") == "haswell");
+    EXPECT_TRUE(names_haswell) << tuned.out;
+    auto report = run({"report", ".routetune/hostisa.sqlite", "--format", "table"});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_NE(report.out.find("\nleft out        `~` left out "), std::string::npos) << report.out;
+    EXPECT_NE(report.out.find("cannot run: -march=["), std::string::npos) << report.out;
+}
+
 TEST_F(HostIsaCli, TheSpecKeyKeepsEveryValue) {
     auto filtered = run({"expand", "spec.toml", "--json"});
     auto all = run({"expand", "cross.toml", "--json"});

@@ -151,6 +151,21 @@ TEST(SummaryJson, RoundTripReproducesTheJson) {
     EXPECT_EQ(back.fingerprint.at("cpu"), "x86_64");
 }
 
+TEST(SummaryJson, WhatTildeLeftOutIsWrittenAndReadBack) {
+    StudySummary original = testing::sample_summary();
+    EXPECT_FALSE(summary_to_json(original).contains("left_out"));
+    original.left_out = {{"-march", "haswell", "enables avx2, which this CPU lacks"}, {"-mavx512f", "on", "this CPU lacks avx512f"}};
+    Json json = summary_to_json(original, "rel_l2");
+    ASSERT_EQ(json.at("left_out").size(), 2u);
+    EXPECT_EQ(json.at("left_out").at(1), Json::parse(R"({"knob": "-mavx512f", "value": "on", "reason": "this CPU lacks avx512f"})"));
+    StudySummary back = summary_from_json(json);
+    ASSERT_EQ(back.left_out.size(), 2u);
+    EXPECT_EQ(back.left_out[0].knob, "-march");
+    EXPECT_EQ(back.left_out[0].value, "haswell");
+    EXPECT_EQ(back.left_out[0].reason, "enables avx2, which this CPU lacks");
+    EXPECT_EQ(summary_to_json(back, "rel_l2"), json);
+}
+
 TEST(SummaryJson, NullLossReadsAsNaN) {
     Json json = summary_to_json(testing::sample_summary());
     json["evaluations"][0]["loss"]["typical"] = nullptr;

@@ -144,6 +144,18 @@ TEST(TableReport, KeptBytesSplitIntoBinariesAndOutputsWhenKnown) {
     EXPECT_NE(table_report(summary, TableOptions{}).find("artifacts  3.0 MiB kept\n"), std::string::npos);
 }
 
+TEST(TableReport, SaysWhatTildeLeftOutForTheStudysCpu) {
+    StudySummary summary = testing::sample_summary();
+    EXPECT_EQ(table_report(summary, TableOptions{}).find("left out"), std::string::npos);
+    summary.left_out = {{"-march", "haswell", "enables avx2, which this CPU lacks"},
+                        {"-march", "skylake", "enables avx2, which this CPU lacks"}};
+    std::string text = table_report(summary, TableOptions{});
+    EXPECT_NE(text.find("left out    `~` left out 2 values that this machine's CPU cannot run: -march=[haswell|skylake] (2 values)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(markdown_report(summary, "").find("| left out | "), std::string::npos);
+}
+
 TEST(TableReport, VsDefaultWithoutAnIntervalIsTheFactorAlone) {
     StudySummary summary = testing::sample_summary();
     for (auto& e : summary.evaluations) e.timing.ci_low_s = e.timing.ci_high_s = 0;

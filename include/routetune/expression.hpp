@@ -62,13 +62,6 @@ struct Axis {
     std::uint64_t full_choices() const { return values.size() + (may_be_unset ? 1 : 0); }
 };
 
-/// A value `~` left out of a knob of the expression (the knob's Knob::left_out), for messages.
-struct LeftOutAxisValue {
-    std::string knob;    ///< the knob's name
-    std::string value;   ///< the value left out
-    std::string reason;  ///< why (LeftOutValue::reason)
-};
-
 /// A parsed, validated route expression.
 struct Expression {
     std::string text;        ///< the expression as written (normalised whitespace)

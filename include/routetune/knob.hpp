@@ -30,6 +30,13 @@ struct LeftOutValue {
     std::string reason;  ///< e.g. "needs -mfma4 -mxop, which this machine's CPU (znver3) lacks"
 };
 
+/// A value `~` left out of a knob of an expression or a study (the knob's Knob::left_out), with the knob's name.
+struct LeftOutAxisValue {
+    std::string knob;    ///< the knob's name
+    std::string value;   ///< the value left out
+    std::string reason;  ///< why (LeftOutValue::reason)
+};
+
 /// One tunable compiler option. Names start with '-' and contain no '=', space, '[', ']', '|'.
 struct Knob {
     std::string name;                  ///< "-O", "-funroll-loops", "-param:max-unroll-times"

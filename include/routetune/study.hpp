@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "routetune/evaluation.hpp"
-#include "routetune/expression.hpp"
+#include "routetune/knob.hpp"
 #include "routetune/route.hpp"
 
 namespace routetune {

@@ -86,7 +86,9 @@ void print_costly(const Pick& pick, const SyntheticLandscape& landscape) {
 }
 
 /// Prints, on stderr, each change of the landscape's essential route that pick lacks: what
-/// adding it to pick would gain, what it gains alone, and whether history ever built it.
+/// adding it to pick would gain, what it gains alone, and whether history ever built it; then
+/// pick's costly changes and its needles. Returns pick's needle ceiling (the most of the
+/// optimum it could reach with only the needles it holds).
 double print_missing(const std::vector<Observation>& history, const Pick& pick, const SyntheticLandscape& landscape) {
     double base = landscape.true_time(Route{}), best = 1;
     for (const auto& obs : history)

@@ -175,7 +175,6 @@ void Scheduler::stop_at_time_limit() {
         BuiltCandidate built = executor_.take_build(building.job);
         bool failed = built.evaluation.status != Status::Pending;  // finished: nothing to measure
         if (failed && !building.cancelled) ledger_.commit(std::move(built.evaluation));
-        else ++abandoned_;
     }
     building_.clear();
     for (auto run = lane_runs_.begin(); run != lane_runs_.end() && !interrupt_requested(); run = lane_runs_.erase(run)) {

@@ -52,9 +52,6 @@ public:
     /// `tune --continue`. False when interrupted (work drained).
     bool search(const RunBaseline& baseline);
 
-    /// The candidates search() dropped at the time limit, built or building (0 before it).
-    std::size_t abandoned_at_time_limit() const { return abandoned_; }
-
     /// Waits for every build and measurement in flight and drops their results.
     void drain();
 
@@ -96,7 +93,6 @@ private:
     std::vector<Route> measuring_;    // built, taken from building_, being measured
     std::vector<LaneRun> lane_runs_;  // measurements in progress on their lanes
     std::vector<bool> lane_busy_;
-    std::size_t abandoned_ = 0;
 };
 
 /// The budget a study's [search] section sets: max_routes, and time_limit_s when above 0.

@@ -1,6 +1,7 @@
-// One mutex over the recorded pids, each with the cancellation that owns it (or none). fork_recorded holds it across fork() and spawn_recorded across
-// posix_spawn() (the child never touches it: it only execs or _exits), reap_recorded across
-// wait4 and the erase, reap_if_adopted across the lookup and waitpid(WNOHANG). A recorded
+// One mutex over the recorded pids, each with the cancellation that owns it (or none).
+// fork_recorded holds it across fork() and spawn_recorded across posix_spawn() (the child
+// never touches it: it only execs or _exits), reap_recorded across wait4 and the erase,
+// reap_if_adopted across the lookup and waitpid(WNOHANG). A recorded
 // child is waited for outside the lock (waitid with WNOWAIT leaves it a zombie), so a slow
 // child never holds the lock.
 #include "util/child_registry.hpp"
@@ -67,7 +68,7 @@ pid_t reap_recorded(pid_t pid, int* status, struct rusage* usage) {
 
 void signal_recorded_groups(int sig) {
     std::lock_guard lock(registry_mutex);
-    for (const auto& [pgid, owner] : recorded()) kill(-pgid, sig);
+    for (const auto& entry : recorded()) kill(-entry.first, sig);
 }
 
 void signal_owned_groups(const void* owner, int sig) {

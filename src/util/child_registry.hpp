@@ -16,13 +16,15 @@
 namespace routetune::detail {
 
 /// fork() with the child put in its own process group and recorded (with the calling thread's
-/// current cancellation as its owner) before the lock is released; returns fork()'s result (the child, 0 in the child, which must only make
-/// async-signal-safe calls, then exec or _exit; or -1 with errno).
+/// current cancellation as its owner) before the lock is released; returns fork()'s result
+/// (the child, 0 in the child, which must only make async-signal-safe calls, then exec or
+/// _exit; or -1 with errno).
 pid_t fork_recorded();
 
-/// posix_spawn() with the child recorded (owned as above) before the lock is released (the spawn returns once
-/// the child has exec'ed; attr must put it in its own process group); returns posix_spawn's
-/// result (0, or the error number; a child that failed is reaped by posix_spawn itself).
+/// posix_spawn() with the child recorded (owned as above) before the lock is released (the
+/// spawn returns once the child has exec'ed; attr must put it in its own process group);
+/// returns posix_spawn's result (0, or the error number; a child that failed is reaped by
+/// posix_spawn itself).
 int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
                    const posix_spawnattr_t* attr, char* const* argv, char* const* envp);
 

@@ -119,7 +119,9 @@ TEST(CliContract, DryRunJsonIsJsonForEveryStrategy) {
         json plan = json::parse(r.out, nullptr, false);
         ASSERT_FALSE(plan.is_discarded()) << search << " printed: " << r.out;
         EXPECT_EQ(plan.at("mode"), search);
-        EXPECT_EQ(plan.at("space"), "32");
+        EXPECT_EQ(plan.at("schema_version"), 1);
+        EXPECT_EQ(plan.at("space"), 32);
+        EXPECT_EQ(plan.at("space_exact"), "32");
         EXPECT_TRUE(plan.contains("candidates"));
     }
     EXPECT_FALSE(fs::exists(specs / ".routetune"));

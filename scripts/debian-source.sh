@@ -5,7 +5,7 @@
 # mirror), else the newest apt knows. Prints the unpacked tree's path. Needs a deb-src entry
 # for bookworm: when apt has none, this adds /etc/apt/sources.list.d/debian-src.sources (a
 # copy of debian.sources with Types: deb-src; root only) and runs apt-get update. Needs
-# dpkg-dev (scripts/install-deps.sh).
+# dpkg-dev (scripts/install-test-deps.sh).
 set -eu
 package=$1 version=$2 workdir=$3
 if ! apt-get source --print-uris "$package" >/dev/null 2>&1; then

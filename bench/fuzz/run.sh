@@ -4,7 +4,7 @@
 #   bash bench/fuzz/run.sh [SECONDS] [TARGET...]
 # Builds the targets (-DROUTETUNE_FUZZ=ON: the parsers' folders only, bench/fuzz/CMakeLists.txt)
 # with Debian's clang++-14 into build-fuzz/ (needs libclang-rt-14-dev, see
-# scripts/install-deps.sh), seeds each target with its kept corpus (bench/fuzz/corpus/TARGET/)
+# scripts/install-test-deps.sh), seeds each target with its kept corpus (bench/fuzz/corpus/TARGET/)
 # plus, for specs, every *.toml of examples/ and tests/fixtures/, runs it with -jobs=1 over a
 # scratch copy and copies every crash, timeout, leak or out-of-memory input into the kept
 # corpus as finding-<target>-<sha1> (fix the product, keep the input: `ctest -L fuzz` replays

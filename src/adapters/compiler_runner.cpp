@@ -1,3 +1,4 @@
+#include "util/signal_name.hpp"
 #include "adapters/compiler_runner.hpp"
 
 #include "util/files.hpp"
@@ -21,7 +22,7 @@ ProcessResult run_compiler(const CompilerIdentity& identity, const std::vector<s
 std::string describe_failure(const ProcessResult& result) {
     if (!result.error.empty()) return result.error;
     if (result.outcome == ProcessOutcome::TimedOut) return "timed out";
-    if (result.outcome == ProcessOutcome::Signaled) return "killed by signal " + std::to_string(result.signal);
+    if (result.outcome == ProcessOutcome::Signaled) return "killed by " + signal_name(result.signal);
     return "exit code " + std::to_string(result.exit_code) + ": " + tail_of(result.err, 600);
 }
 

@@ -67,6 +67,7 @@ int run(const AuditArguments& a) {
 void add_audit_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<AuditArguments>();
     CLI::App* c = app.add_subcommand("audit", "List an audit log and check its hash chain");
+    c->footer("Exit codes: 0 the log was listed, or (--verify) its chain is intact; 1 the first entry that does not match is named; 2 bad options or no log found.");
     c->add_option("--audit", a->file, "the audit log (default: the one *.audit.jsonl here)");
     c->add_flag("--verify", a->verify, "check the hash chain; exit 1 naming the first bad entry");
     c->add_flag("--json", a->json, "print the entries as JSON");

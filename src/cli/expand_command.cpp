@@ -82,11 +82,11 @@ void add_expand_command(CLI::App& app, Action& action) {
     auto* routes = command->add_option("--routes", options->routes, "route expression, e.g. '-O=[2|3] -f*=~'");
     auto* routes_file = command->add_option("--routes-file", options->routes_file, "file holding a route expression");
     routes->excludes(routes_file);
-    command->add_option("--search", options->mode, strategy_list(" | ", true) + " (default: the spec's, else fast)");
+    command->add_option("--search", options->mode, strategy_list(" | ", false) + " (default: the spec's, else fast; an adaptive one lists the space it searches)");
     command->add_flag("--count", options->count, "print only the exact number of candidates");
     auto* limit = command->add_option("--limit", options->limit, "print at most N candidates");
     command->add_flag("--json", options->json,
-                      "print {\"mode\",\"expression\",\"count\",\"candidates\"}; count is a decimal string");
+                      "print {\"schema_version\",\"mode\",\"adaptive\",\"expression\",\"count\",\"count_exact\",\"candidates\"}");
     command->add_flag("--include-unsafe", options->include_unsafe, "let globs match knobs tagged unsafe");
     command->add_flag("--all-isa", options->all_isa,
                       "leave nothing out of ~ for this machine's CPU (as [compiler] host_isa_only = false)");

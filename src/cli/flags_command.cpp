@@ -62,6 +62,7 @@ int lock_flags(const FlagsArguments& a) {
 void add_flags_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<FlagsArguments>();
     CLI::App* c = app.add_subcommand("flags", "Print the flags a lock applies (or, with --route, what a route of a spec maps to)");
+    c->footer("Exit codes: 0 the flags were printed (with --fallback, the default route's for a stale lock, logged); 2 bad lock, spec, route or options; 3 the lock is stale (without --fallback).");
     c->add_option("target", a->target, "a lock file, or a spec with --route")->required();
     auto* route = c->add_option("--route", a->route, "with a spec: the route to map");
     auto* fallback = c->add_flag("--fallback", a->fallback, "a stale lock prints the default route's flags (exit 0, logged)");

@@ -45,6 +45,7 @@ int run(const GcArguments& a) {
 void add_gc_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<GcArguments>();
     CLI::App* c = app.add_subcommand("gc", "Remove a study's artifacts and log tails, keeping hashes, evidence and locked artifacts");
+    c->footer("Exit codes: 0 done (what was dropped and kept is printed); 1 a runtime failure; 2 bad store or options.");
     c->add_option("store", a->store, "the study store (.sqlite)")->required();
     c->add_option("--keep", a->keep, "artifacts to keep: winner,default,locked (locked ones are always kept)");
     c->add_option("--older-than", a->older_than, "only evaluations finished this long ago (30d, 12h, 90m)");

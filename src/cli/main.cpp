@@ -4,6 +4,9 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/manual_pages.hpp"
+#include "cli/option_types.hpp"
+#include "cli/unknown_command.hpp"
 #include "routetune/error.hpp"
 
 int main(int argc, char** argv) {
@@ -32,6 +35,12 @@ int main(int argc, char** argv) {
     routetune::cli::add_audit_command(app, action);
     routetune::cli::add_gc_command(app, action);
     routetune::cli::add_review_command(app, action);
+    routetune::cli::add_manuals_command(app, action);
+    routetune::cli::name_option_types(app);
+    if (std::string unknown = routetune::cli::unknown_command_message(app, argc, argv); !unknown.empty()) {
+        std::cerr << "routetune: error: " << unknown << "\n";
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

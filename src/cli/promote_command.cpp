@@ -66,6 +66,7 @@ int run(PromoteArguments& a, bool has_route) {
 void add_promote_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<PromoteArguments>();
     CLI::App* c = app.add_subcommand("promote", "Put a tuned route through the regression set and a fresh A/B; write a lock if it passes");
+    c->footer("Exit codes: 0 promoted, the lock written; 1 refused (every failing case named with its class; no lock written) or a runtime failure; 2 bad store, route or options.");
     c->add_option("store", a->store, "the study store (.sqlite), or --store");
     add_store_options(*c, a->where);
     auto* route = c->add_option("--route", a->route, "a route the study evaluated as ok (default: its confirmed winner)");

@@ -47,6 +47,7 @@ int run(const ReviewArguments& a) {
 void add_review_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<ReviewArguments>();
     CLI::App* c = app.add_subcommand("review", "Review a lock after use: keep, re-tune or retire, with reasons");
+    c->footer("Exit codes: 0 the recommendation was printed; 1 a runtime failure (e.g. --rerun could not build); 2 bad lock or options.");
     c->add_option("lock", a->lock, "the lock file")->required();
     c->add_flag("--rerun", a->rerun, "also re-run the regression set");
     c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl)");

@@ -12,6 +12,7 @@
 #include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
 #include "eval/study_paths.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -42,9 +43,12 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
     if (options.resume) done = finished_routes(setup, options);
     std::uint64_t budget = setup.spec.search.max_routes;
     nlohmann::ordered_json doc;
+    BigCount space = count_candidates(setup.expression, ExpansionMode::Full);
+    doc["schema_version"] = kOutputSchemaVersion;
     doc["mode"] = search;
     doc["expression"] = setup.expression.text;
-    doc["space"] = count_candidates(setup.expression, ExpansionMode::Full).to_string();
+    doc["space"] = count_number(space);
+    doc["space_exact"] = space.to_string();
     doc["max_routes"] = budget;
     doc["time_limit_s"] = setup.spec.search.time_limit_s > 0 ? nlohmann::ordered_json(setup.spec.search.time_limit_s) : nullptr;
     if (done) doc["finished"] = done->size();
@@ -59,10 +63,13 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
             if (done && done->count(route->to_string())) continue;
             candidates.push_back(route->to_string());
         }
-        doc["count"] = std::to_string(candidates.size());
+        doc["count"] = candidates.size();
         doc["candidates"] = candidates;
-        if (search == "mixed")
-            doc["phase_two_bound"] = mixed_phase_two_bound(setup.expression, setup.spec.search.mixed_max_knobs).to_string();
+        if (search == "mixed") {
+            BigCount bound = mixed_phase_two_bound(setup.expression, setup.spec.search.mixed_max_knobs);
+            doc["phase_two_bound"] = count_number(bound);
+            doc["phase_two_bound_exact"] = bound.to_string();
+        }
     } else {
         doc["candidates"] = nullptr;
         doc["note"] = "search " + search + " proposes candidates from the results so far; it lists none in advance";
@@ -73,7 +80,7 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
     }
     if (done) out << "# " << done->size() << " finished in the store; remaining:\n";
     if (!expansion) {
-        out << doc["note"].get<std::string>() << ".\nspace: " << doc["space"].get<std::string>()
+        out << doc["note"].get<std::string>() << ".\nspace: " << space.to_string()
             << " routes; budget: at most " << budget << " evaluations, the default's included";
         if (setup.spec.search.time_limit_s > 0) out << ", or " << setup.spec.search.time_limit_s << " s";
         out << "\n";
@@ -83,7 +90,7 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
         std::string text = route.get<std::string>();
         out << (text.empty() ? "(default)" : text) << "\n";
     }
-    if (search == "mixed") out << "phase two: at most " << doc["phase_two_bound"].get<std::string>() << " candidates\n";
+    if (search == "mixed") out << "phase two: at most " << doc["phase_two_bound_exact"].get<std::string>() << " candidates\n";
     return 0;
 }
 

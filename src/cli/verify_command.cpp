@@ -50,6 +50,7 @@ int run(const VerifyArguments& a) {
 void add_verify_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<VerifyArguments>();
     CLI::App* c = app.add_subcommand("verify", "Check a lock against this environment (and with --rerun, the regression set and A/B)");
+    c->footer("Exit codes: 0 valid (a review date passed is a warning); 1 regressed (--rerun: a failing case or no confirmed gain); 2 bad lock or options; 3 stale (the differences are printed).");
     c->add_option("lock", a->lock, "the lock file")->required();
     c->add_flag("--rerun", a->rerun, "rebuild and re-run the regression set and the interleaved A/B");
     c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl)");

@@ -68,6 +68,7 @@ int run(const WorkerArguments& a) {
 void add_worker_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<WorkerArguments>();
     CLI::App* c = app.add_subcommand("worker", "Evaluate queued candidates of a study that `tune --store URL` runs");
+    c->footer("Exit codes: 0 the queue is empty and the study finished; 1 a runtime failure (the store unreachable); 2 bad spec, store or options; 3 this machine or spec is not the study's (the differences are printed); 130 interrupted after the evaluations in hand.");
     c->add_option("spec", a->spec, "the study's spec (TOML), with its files")->required();
     add_store_options(*c, a->store);
     c->get_option("--store")->required();

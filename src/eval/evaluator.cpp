@@ -26,6 +26,7 @@
 #include "util/files.hpp"
 #include "util/redaction.hpp"
 #include "util/sha256.hpp"
+#include "util/signal_name.hpp"
 #include "util/statistics.hpp"
 
 namespace routetune {
@@ -60,7 +61,7 @@ fs::path working_folder(const std::string& cwd, const Spec& spec, const Placehol
 std::string describe_exit(const ProcessResult& result, std::string_view what) {
     switch (result.outcome) {
         case ProcessOutcome::SpawnFailed: return std::string(what) + " could not start: " + result.error;
-        case ProcessOutcome::Signaled: return std::string(what) + " killed by signal " + std::to_string(result.signal);
+        case ProcessOutcome::Signaled: return std::string(what) + " killed by " + signal_name(result.signal);
         case ProcessOutcome::TimedOut: return std::string(what) + " timed out after " +
                                               std::to_string(result.wall_s).substr(0, 6) + " s";
         case ProcessOutcome::Exited: return std::string(what) + " exited with code " + std::to_string(result.exit_code);

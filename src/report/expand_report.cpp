@@ -9,9 +9,33 @@
 #include <nlohmann/json.hpp>
 
 #include "report/left_out_note.hpp"
+#include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
+#include "search/strategy_registry.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune {
+
+namespace {
+
+// The expansion a mode lists: its own for fast, full and mixed; the whole space (full) for a
+// strategy that picks its candidates from results.
+ExpansionMode listed_expansion(const std::string& mode, bool* adaptive) {
+    const StrategyEntry* entry = find_strategy(mode);
+    if (!entry)
+        throw UsageError("unknown search mode '" + mode + "' (valid: " + strategy_list(", ", false) + ")");
+    *adaptive = !entry->expansion;
+    return entry->expansion.value_or(ExpansionMode::Full);
+}
+
+}  // namespace
+
+nlohmann::ordered_json count_number(const BigCount& count) {
+    if (count.fits_u64()) return count.to_u64();
+    std::string digits = count.to_string();
+    if (digits.size() > 300) return nullptr;
+    return std::stod(digits);
+}
 
 BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs) {
     std::vector<std::uint64_t> sizes;
@@ -26,7 +50,8 @@ BigCount mixed_phase_two_bound(const Expression& expression, int max_knobs) {
 }
 
 int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostream& out) {
-    ExpansionMode mode = expansion_mode_from_string(request.mode);
+    bool adaptive = false;
+    ExpansionMode mode = listed_expansion(request.mode, &adaptive);
     ExpressionOptions options;
     options.include_unsafe = request.include_unsafe;
     options.source = request.routes_source;
@@ -36,13 +61,24 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     std::optional<BigCount> bound;
     if (mode == ExpansionMode::Mixed) bound = mixed_phase_two_bound(expression, request.mixed_max_knobs);
 
-    if (request.notes) write_left_out_notes(*request.notes, expression, catalog);
+    if (request.notes) {
+        write_left_out_notes(*request.notes, expression, catalog);
+        if (adaptive)
+            *request.notes << "routetune: search " << request.mode << " picks its candidates from the results as it goes; "
+                           << "these are the " << count.to_string() << " routes of the space it searches\n";
+    }
     nlohmann::ordered_json doc;
     if (request.json) {
+        doc["schema_version"] = kOutputSchemaVersion;
         doc["mode"] = request.mode;
+        doc["adaptive"] = adaptive;
         doc["expression"] = expression.text;
-        doc["count"] = count.to_string();
-        if (bound) doc["phase_two_bound"] = bound->to_string();
+        doc["count"] = count_number(count);
+        doc["count_exact"] = count.to_string();
+        if (bound) {
+            doc["phase_two_bound"] = count_number(*bound);
+            doc["phase_two_bound_exact"] = bound->to_string();
+        }
         for (const auto& entry : expression.left_out)
             doc["left_out"].push_back({{"knob", entry.knob}, {"value", entry.value}, {"reason", entry.reason}});
     }

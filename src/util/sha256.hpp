@@ -1,4 +1,5 @@
-// SHA-256 of bytes and files (FIPS 180-4), for route hashes, artifact and input hashes.
+// SHA-256 of bytes and files (FIPS 180-4, computed by OpenSSL's libcrypto), for route
+// hashes, artifact and input hashes.
 #pragma once
 
 #include <filesystem>
@@ -8,7 +9,7 @@
 
 namespace routetune {
 
-/// Lower-case hex SHA-256 of data.
+/// Lower-case hex SHA-256 of data ("" only if libcrypto fails, which it does not for SHA-256).
 std::string sha256_hex(std::string_view data);
 
 /// Lower-case hex SHA-256 of the file's bytes; nullopt when it cannot be read.

@@ -106,6 +106,12 @@ TEST(TuneCli, EveryInjectedFaultLandsInItsOwnStatusAndTheStudyCompletes) {
     EXPECT_EQ(by_route.at("-fipa-pta=on"), "run_failed");
     EXPECT_EQ(by_route.at("-ffast-math=on"), "inaccurate");
     EXPECT_TRUE(s.at("outcome") == "improved" || s.at("outcome") == "default-stays");
+    for (const auto& e : s.at("evaluations")) {
+        std::string route = e.at("route");
+        if (route == "-fpeel-loops=on" || route == "-fgcse-sm=on")
+            EXPECT_NE(e.at("message").get<std::string>().find("killed by SIGSEGV (signal 11)"), std::string::npos)
+                << route << ": " << e.at("message");
+    }
 }
 
 TEST(TuneCli, DryRunPrintsCandidatesAndRunsNothing) {

@@ -1,4 +1,4 @@
-// The confirmation's rules (DESIGN.md, "Evaluation" 5; docs/architecture.md, "Decide"): the
+// The confirmation's rules (docs/design.md, "A study" 6; docs/architecture.md, "Decide"): the
 // default and the top candidates are re-measured interleaved, D C1 C2 ... in every round, so
 // that a drift of the machine lands on every route alike, and a route wins only when the
 // lower end of the bootstrap 95% interval of its speedup clears 1 + min_gain. The routes run

@@ -1,4 +1,4 @@
-// The evaluation's rules (DESIGN.md, "Evaluation" 2-4): a run is cut at relative_timeout x the
+// The evaluation's rules (docs/design.md, "A study" 3-5): a run is cut at relative_timeout x the
 // default route's time for that case (never below 1 s, never above the fixed timeout); every
 // case is checked against its own reference and one failing case makes the route inaccurate,
 // with every case's loss recorded; a repeat's sample is the sum of its cases' times, from the

@@ -225,19 +225,38 @@ TEST(ExpandReport, MixedPrintsPhaseOneAndTheBound) {
     EXPECT_EQ(mixed_phase_two_bound(parse_expression("-O=3", catalog()), 4).to_string(), "0");
 }
 
-TEST(ExpandReport, JsonHasModeCountAsStringAndCandidates) {
+TEST(ExpandReport, JsonHasModeCountAsNumberAndCandidates) {
     ExpandRequest request;
     request.routes = "-O=[2|3]  -funroll-loops=[on|off]";
     request.json = true;
     auto doc = nlohmann::json::parse(run(request));
     EXPECT_EQ(doc["mode"], "fast");
     EXPECT_EQ(doc["expression"], "-O=[2|3] -funroll-loops=[on|off]");
-    EXPECT_EQ(doc["count"], "3");
+    EXPECT_EQ(doc["schema_version"], 1);
+    EXPECT_EQ(doc["count"], 3);
+    EXPECT_EQ(doc["count_exact"], "3");
+    EXPECT_EQ(doc["adaptive"], false);
     EXPECT_EQ(doc["candidates"], nlohmann::json::array({"", "-O=3", "-funroll-loops=on"}));
     EXPECT_FALSE(doc.contains("phase_two_bound"));
     request.mode = "mixed";
     doc = nlohmann::json::parse(run(request));
-    EXPECT_EQ(doc["phase_two_bound"], "4");
+    EXPECT_EQ(doc["phase_two_bound"], 4);
+    EXPECT_EQ(doc["phase_two_bound_exact"], "4");
+}
+
+TEST(ExpandReport, AnAdaptiveModeListsTheSpaceItSearches) {
+    ExpandRequest request;
+    request.routes = "-O=[2|3]  -funroll-loops=[on|off]";
+    request.json = true;
+    for (const std::string mode : {"auto", "random", "model"}) {
+        request.mode = mode;
+        auto doc = nlohmann::json::parse(run(request));
+        EXPECT_EQ(doc["adaptive"], true) << mode;
+        EXPECT_EQ(doc["count"], 4) << mode;
+        EXPECT_EQ(doc["candidates"].size(), 4u) << mode;
+    }
+    request.mode = "nonsense";
+    EXPECT_THROW(run(request), UsageError);
 }
 
 TEST(ExpandReport, HugeCountPrintsInstantly) {
@@ -254,7 +273,8 @@ TEST(ExpandReport, HugeCountPrintsInstantly) {
     request.limit = 3;
     request.json = true;
     auto doc = nlohmann::json::parse(run(request, c));
-    EXPECT_EQ(doc["count"].get<std::string>().size(), 368u);
+    EXPECT_EQ(doc["count_exact"].get<std::string>().size(), 368u);
+    EXPECT_TRUE(doc["count"].is_null()) << "a count beyond 1e300 has no double";
     EXPECT_EQ(doc["candidates"].size(), 3u);
 }
 

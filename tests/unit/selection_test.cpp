@@ -1,4 +1,4 @@
-// The rules that pick a winner (DESIGN.md, "Evaluation" 5): stage one keeps the Ok routes whose
+// The rules that pick a winner (docs/design.md, "A study" 6): stage one keeps the Ok routes whose
 // search median is at least min_gain faster than the default's, fastest first, at most top;
 // stage two's winner is the route whose bootstrap interval's lower end clears 1 + min_gain.
 // Every expectation below is computed from those rules by hand.

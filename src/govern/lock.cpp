@@ -19,7 +19,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockEvidence, study, store, store_sha256, def
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockReview, time, recommendation, speedup, speedup_ci_low, speedup_ci_high,
                                    reasons)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Lock, schema_version, routetune_version, route, flags, environment,
-                                   default_flags, default_environment, fingerprint, spec, spec_sha256, artifact,
+                                   default_flags, default_environment, fingerprint, spec, spec_sha256, inputs, artifact,
                                    artifact_sha256, artifact_bytes, evidence, owner, reason, promoted_at, review_by,
                                    review_after_days, metric, thresholds, last_review)
 

@@ -68,21 +68,25 @@ TEST(GovernanceLock, RoundTripsAndRefusesAnotherSchemaVersionNamingTheFile) {
     lock.fingerprint = {{"compiler.version", "gcc 12"}};
     lock.evidence.cases.push_back({"edge", "boundary", true, "ok", 0.5, 1e-9});
     lock.thresholds = {{"boundary", 1e-9}};
+    lock.inputs = {{"src/kernel.c", std::string(64, 'a')}};
     write_lock(dir / "x.lock.json", lock);
     Lock back = read_lock(dir / "x.lock.json");
     EXPECT_EQ(lock_to_text(back), lock_to_text(lock));
     EXPECT_EQ(back.evidence.cases.at(0).case_class, "boundary");
+    EXPECT_EQ(back.inputs, lock.inputs);
 
     std::string text = *read_file(dir / "x.lock.json");
-    text.replace(text.find("\"schema_version\": 1"), 19, "\"schema_version\": 2");
+    std::string version = "\"schema_version\": " + std::to_string(kLockSchemaVersion);
+    ASSERT_NE(text.find(version), std::string::npos) << text;
+    text.replace(text.find(version), version.size(), "\"schema_version\": 1");
     ASSERT_TRUE(write_file(dir / "x.lock.json", text));
     try {
         read_lock(dir / "x.lock.json");
-        FAIL() << "a version 2 lock was read";
+        FAIL() << "a version 1 lock (without the build's inputs) was read";
     } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("x.lock.json: lock schema version 2"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("x.lock.json: lock schema version 1"), std::string::npos) << e.what();
     }
-    ASSERT_TRUE(write_file(dir / "y.lock.json", "{\"schema_version\": 1}"));
+    ASSERT_TRUE(write_file(dir / "y.lock.json", "{\"schema_version\": " + std::to_string(kLockSchemaVersion) + "}"));
     EXPECT_THROW(read_lock(dir / "y.lock.json"), UsageError);
 }
 

@@ -60,7 +60,7 @@ ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarge
     if (!result.differences.empty()) {
         result.recommendation = "re-tune";
         for (const auto& d : result.differences)
-            result.reasons.push_back("the environment changed: " + d.field + ": " + d.locked + " -> " + d.current);
+            result.reasons.push_back("changed since promotion: " + d.field + ": " + d.locked + " -> " + d.current);
     } else {
         RegressionOptions options;
         options.check_cases = rerun;

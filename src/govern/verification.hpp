@@ -1,6 +1,7 @@
-// Verification: is a lock still true here? The environment now (the compiler at the lock's
-// path, CPU, OS, GPU where the lock recorded one, the spec and every input and reference)
-// against the fingerprint and hashes in the lock; with a rerun, also the regression set and
+// Verification: is a lock still true here? The environment now (the compiler the build would
+// run, CPU, OS, GPU where the lock recorded one, the spec, every case's input and reference,
+// every file of [build] inputs, the locked artifact where present) against the fingerprint and
+// hashes in the lock; with a rerun, also the regression set and
 // the A/B on fresh builds.
 #pragma once
 
@@ -19,7 +20,7 @@ namespace routetune {
 
 /// One field that differs between the lock and now.
 struct Difference {
-    std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "spec.sha256", ...
+    std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "input.src/kernel.c", "artifact.sha256", ...
     std::string locked;   ///< "(absent)" when the lock has no value
     std::string current;  ///< "(absent)" when the environment has none
 };

@@ -26,7 +26,6 @@
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
 #include "util/files.hpp"
-#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 #include "util/statistics.hpp"
 
@@ -163,7 +162,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.label = route.hash();
     ProcessResult result = runner_.run(process);
     e.build_s = result.wall_s;
-    e.build_log_tail = redact_secrets(tail_of(result.out + result.err, kLogTail));
+    e.build_log_tail = tail_of(result.out + result.err, kLogTail);
     if (result.output_exceeded) {
         e.status = Status::BuildFailed;
         e.message = output_limit_message("the build", spec_.build.max_output_mb, "[build]");
@@ -254,7 +253,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
-    run.stderr_tail = redact_secrets(tail_of(result.err, kLogTail));
+    run.stderr_tail = tail_of(result.err, kLogTail);
     run.time_s = run.wall_s = result.wall_s;
     if (result.output_exceeded || larger_than(output, process.output_limit_bytes) ||
         larger_than(metrics, process.output_limit_bytes)) {

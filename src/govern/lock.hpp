@@ -86,7 +86,8 @@ struct Lock {
     LockReview last_review;
 };
 
-/// The lock as its file text.
+/// The lock as its file text, its owner, reason, store and review reasons through the
+/// redaction filter (util/redaction.hpp).
 std::string lock_to_text(const Lock& lock);
 
 /// Reads the lock at file; throws UsageError naming file for a missing or unreadable file, text

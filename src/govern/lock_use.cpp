@@ -23,12 +23,17 @@ LockUse judge_lock_use(const fs::path& lock_file, SystemProbe& probe) {
         use.why = e.what();
         return use;
     }
-    use.differences = environment_differences(*use.lock, lock_file, probe);
+    use.differences = environment_differences(*use.lock, lock_file, probe, &use.notes);
     if (!use.differences.empty()) {
         use.refusal = LockRefusal::Stale;
         use.why = lock_file.string() + " is stale here (" + std::to_string(use.differences.size()) + " differences)";
     }
     return use;
+}
+
+const Lock& readable_lock(const LockUse& use) {
+    if (!use.lock) throw UsageError(use.why);
+    return *use.lock;
 }
 
 int refusal_exit_code(LockRefusal refusal) {

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "govern/governed_setup.hpp"
+#include "govern/lock_use.hpp"
 #include "spec/build_inputs.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
@@ -130,10 +131,12 @@ RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const 
     return outcome;
 }
 
-Verification verify_lock(const Lock& lock, const fs::path& lock_file, bool rerun) {
+Verification verify_lock(const LockUse& use, const fs::path& lock_file, bool rerun) {
+    const Lock& lock = readable_lock(use);
     Verification result;
-    result.differences = environment_differences(lock, lock_file, *make_system_probe(), &result.warnings);
-    if (!result.differences.empty()) {
+    result.differences = use.differences;
+    result.warnings = use.notes;
+    if (use.refusal == LockRefusal::Stale) {
         result.verdict = "stale";
         return result;
     }

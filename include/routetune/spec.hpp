@@ -31,6 +31,7 @@ struct BuildSpec {
     std::uint64_t max_output_mb = 256;    ///< a build printing more on stdout or stderr fails
     std::string cwd;                      ///< "" = the spec's folder; "{workdir}" or a folder
     std::map<std::string, std::string> env;
+    std::vector<std::string> inputs;      ///< globs of the files the build reads (relative to the spec's folder), hashed into a lock
 };
 
 /// [run]
@@ -75,14 +76,23 @@ struct AccuracySpec {
     std::map<std::string, AccuracyClassSpec> classes;  ///< case class -> its own rule
 };
 
+/// The case classes, in the order reports list them: "normal", "boundary", "misuse",
+/// "component-failure".
+const std::vector<std::string>& case_class_names();
+
+/// The class whose cases state their expected outcome (a dependency of the program is absent).
+inline constexpr const char* kComponentFailureClass = "component-failure";
+
 /// [[case]]
 struct CaseSpec {
     std::string name;
     std::filesystem::path input;          ///< absolute; empty when none ({input} unavailable)
     std::filesystem::path reference;      ///< absolute golden output; empty: the default's output
     std::vector<std::string> args;        ///< extra argv items appended to the run command
-    std::string case_class = "normal";    ///< "normal" | "boundary" | "misuse": reported apart, gated alike
+    std::string case_class = "normal";    ///< one of case_class_names(): reported apart, gated alike
     bool promotion_only = false;          ///< not run while tuning; run by promote, verify --rerun, review
+    std::string expect = "ok";            ///< the run's expected status: "ok", or "run_failed" (component-failure cases)
+    std::optional<int> expect_exit;       ///< with expect = "run_failed": the exit code it must end with
 };
 
 /// [search]

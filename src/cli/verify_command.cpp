@@ -6,6 +6,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "govern/audit_log.hpp"
+#include "govern/lock_use.hpp"
 #include "govern/verification.hpp"
 
 namespace routetune::cli {
@@ -30,8 +31,9 @@ void print_human(const Verification& v, const Lock& lock, const VerifyArguments&
 }
 
 int run(const VerifyArguments& a) {
-    Lock lock = read_lock(a.lock);
-    Verification v = verify_lock(lock, a.lock, a.rerun);
+    LockUse use = judge_lock_use(a.lock, *make_system_probe());
+    const Lock& lock = readable_lock(use);
+    Verification v = verify_lock(use, a.lock, a.rerun);
     for (const auto& warning : v.warnings) std::cerr << "routetune: warning: " << warning << "\n";
     if (a.json) std::cout << verification_json(v, lock, a.lock);
     else print_human(v, lock, a);

@@ -3,9 +3,11 @@
 // and run it with the spec's timeout (once the default route is built, also at most
 // [build] relative_timeout × its build time, never below the floor) and memory limit; a signal, a timeout, a non-zero exit or
 // a missing artifact each become their own status. measure(): for each round (warm-ups first,
-// then repeats) run every case once; the first round's output of each case is checked against
-// its reference and an inaccurate or failing case ends the evaluation at once (no time is spent
-// timing a route that cannot win). A repeat's sample is the sum of its cases' times. A run's
+// then repeats) run every case once; the first round of each case is judged
+// (eval/case_judgement.hpp: its output against its reference, or a component-failure case's
+// outcome against the one the spec expects) and an inaccurate or failing case ends the
+// evaluation at once (no time is spent timing a route that cannot win). Component-failure cases
+// run in the first round only and are never part of a time. A repeat's sample is the sum of its cases' times. A run's
 // time comes from the spec's timing source (eval/timing_source.hpp: wall time, CPU time, or
 // what the program reports, which may also be read from its stdout by the adapter). Every
 // process goes through the ProcessRunner, so tests run all of this over a fake. Runs may name
@@ -20,11 +22,10 @@
 #include <limits>
 
 #include "eval/accuracy.hpp"
-#include "eval/build_message.hpp"
+#include "eval/case_judgement.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
 #include "util/files.hpp"
-#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 #include "util/signal_name.hpp"
 #include "util/statistics.hpp"
@@ -85,6 +86,17 @@ std::string output_limit_message(const std::string& what, std::uint64_t limit_mb
 bool larger_than(const fs::path& file, std::uint64_t limit) {
     std::error_code ec;
     return limit > 0 && fs::is_regular_file(file, ec) && fs::file_size(file, ec) > limit;
+}
+
+// The first run of a case, judged against its reference (when the baseline has one); a case
+// that runs ok and compares its output leaves that output in record (the default's reference).
+CaseVerdict judge_first_run(const Spec& spec, const CaseSpec& test_case, const CaseRun& run,
+                            const RunBaseline& baseline, DefaultRecord* record) {
+    auto reference = baseline.reference_outputs.find(test_case.name);
+    const std::string* bytes = reference == baseline.reference_outputs.end() ? nullptr : &reference->second;
+    CaseVerdict verdict = judge_case_run(test_case, run, bytes, accuracy_rule_for(spec.accuracy, test_case.case_class));
+    if (record && run.status == Status::Ok && compares_output(test_case)) record->outputs[test_case.name] = run.output;
+    return verdict;
 }
 
 // The round's samples: the cases' samples added index by index (as long as the shortest).
@@ -151,7 +163,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) co
     process.label = route.hash();
     ProcessResult result = runner_.run(process);
     e.build_s = result.wall_s;
-    e.build_log_tail = redact_secrets(tail_of(result.out + result.err, kLogTail));
+    e.build_log_tail = tail_of(result.out + result.err, kLogTail);
     if (result.output_exceeded) {
         e.status = Status::BuildFailed;
         e.message = output_limit_message("the build", spec_.build.max_output_mb, "[build]");
@@ -242,7 +254,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
-    run.stderr_tail = redact_secrets(tail_of(result.err, kLogTail));
+    run.stderr_tail = tail_of(result.err, kLogTail);
     run.time_s = run.wall_s = result.wall_s;
     if (result.output_exceeded || larger_than(output, process.output_limit_bytes) ||
         larger_than(metrics, process.output_limit_bytes)) {
@@ -279,56 +291,51 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
                               DefaultRecord* record) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
-    std::vector<std::vector<double>> case_samples(spec_.cases.size());
+    const std::size_t count = spec_.cases.size();
+    std::vector<std::vector<double>> case_samples(count);
     std::vector<double> samples;
-    std::vector<double> first_round(spec_.cases.size(), 0);
-    std::vector<std::vector<double>> wall(spec_.cases.size());
-    e.cases.resize(spec_.cases.size());
+    std::vector<double> first_round(count, 0);
+    std::vector<std::vector<double>> wall(count);
+    e.cases.resize(count);
     int rounds = spec_.timing.warmup + spec_.timing.repeats;
     for (int round = 0; round < rounds; ++round) {
         double sum = 0;
-        std::vector<std::vector<double>> round_samples(spec_.cases.size());
-        for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
+        std::vector<std::vector<double>> round_samples;
+        for (std::size_t i = 0; i < count; ++i) {
             const CaseSpec& test_case = spec_.cases[i];
+            if (round > 0 && !is_timed(test_case)) continue;
             CaseResult& result = e.cases[i];
             result.name = test_case.name;
             CaseRun run = run_case(built, test_case, baseline);
             result.exit_code = run.exit_code;
             result.signal = run.signal;
             result.stderr_tail = run.stderr_tail;
-            if (run.status != Status::Ok) {
-                result.status = e.status = run.status;
-                e.message = run.message;
+            CaseVerdict verdict = round == 0 ? judge_first_run(spec_, test_case, run, baseline, record)
+                                             : CaseVerdict{run.status, result.loss, run.message};
+            if (round == 0) result.loss = verdict.loss;
+            result.status = verdict.status;
+            if (verdict.status != Status::Ok && verdict.status != Status::Inaccurate) {
+                e.status = verdict.status;
+                e.message = verdict.message;
                 e.finished_at = iso8601_utc_now();
                 return e;
             }
-            if (round == 0) {
-                result.status = Status::Ok;
-                result.loss = 0;
-                auto reference = baseline.reference_outputs.find(test_case.name);
-                if (reference != baseline.reference_outputs.end()) {
-                    CaseCheck check = check_case(run.output, reference->second,
-                                                 accuracy_rule_for(spec_.accuracy, test_case.case_class));
-                    result.loss = check.loss;
-                    if (!check.passed) {
-                        result.status = Status::Inaccurate;
-                        if (e.message.empty()) e.message = "case '" + test_case.name + "': " + check.message;
-                    }
-                }
-                if (record) record->outputs[test_case.name] = run.output;
-            }
+            if (verdict.status == Status::Inaccurate && e.message.empty())
+                e.message = "case '" + test_case.name + "': " + verdict.message;
+            wall[i].push_back(run.wall_s);
+            if (!is_timed(test_case)) continue;
             if (round == 0) first_round[i] = run.time_s;
             if (round >= spec_.timing.warmup) {
                 case_samples[i].insert(case_samples[i].end(), run.samples.begin(), run.samples.end());
             }
-            round_samples[i] = run.samples;
-            wall[i].push_back(run.wall_s);
+            round_samples.push_back(run.samples);
             sum += run.time_s;
         }
         if (round == 0 && !e.message.empty()) {
             // Every case was checked; the route is out. Its one round is kept as a time so a
             // report can show what the inaccuracy would have bought.
-            for (std::size_t i = 0; i < spec_.cases.size(); ++i) e.cases[i].timing = summarize({first_round[i]});
+            for (std::size_t i = 0; i < count; ++i)
+                if (is_timed(spec_.cases[i])) e.cases[i].timing = summarize({first_round[i]});
             e.timing = summarize({sum});
             e.status = Status::Inaccurate;
             e.finished_at = iso8601_utc_now();
@@ -339,8 +346,8 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
             samples.insert(samples.end(), added.begin(), added.end());
         }
     }
-    for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
-        e.cases[i].timing = summarize(case_samples[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (is_timed(spec_.cases[i])) e.cases[i].timing = summarize(case_samples[i]);
         if (record) record->wall_s[spec_.cases[i].name] = median(wall[i]);
     }
     e.timing = summarize(samples);
@@ -352,6 +359,7 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
 std::optional<std::vector<double>> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {
     std::vector<std::vector<double>> per_case;
     for (const auto& test_case : spec_.cases) {
+        if (!is_timed(test_case)) continue;
         CaseRun run = run_case(built, test_case, baseline);
         if (run.status != Status::Ok) return std::nullopt;
         per_case.push_back(run.samples);

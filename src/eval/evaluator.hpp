@@ -75,16 +75,16 @@ public:
     /// and unchanged (same sha256), else nullopt (the caller rebuilds).
     std::optional<BuiltCandidate> reuse(const Evaluation& e) const;
 
-    /// Runs every case (warm-ups, then repeats), checks accuracy on each case's first run
-    /// against baseline (no check for a case without a reference), and fills status, cases
-    /// and timing. record, when given, receives each case's first output and wall times.
+    /// Runs every case (warm-ups, then repeats; a component-failure case once, untimed), judges
+    /// each case's first run against baseline (eval/case_judgement.hpp; no accuracy check for a
+    /// case without a reference), and fills status, cases and timing. record, when given, receives each case's first output and wall times.
     Evaluation measure(const BuiltCandidate& built, const RunBaseline& baseline,
                        DefaultRecord* record = nullptr) const;
 
     /// One run of one case of a built candidate, with the timeout the baseline allows.
     CaseRun run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const;
 
-    /// One round of timing samples: every case run once, each sample summed over the cases;
+    /// One round of timing samples: every timed case run once, each sample summed over the cases;
     /// nullopt when a run failed.
     std::optional<std::vector<double>> sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const;
 

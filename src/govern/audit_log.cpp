@@ -1,4 +1,6 @@
-// An entry is serialised by nlohmann (keys sorted, no whitespace), which is its canonical form:
+// Every string of an entry passes the redaction filter before it is hashed and written, so a
+// secret never enters the chain (where removing it later would break it). An entry is
+// serialised by nlohmann (keys sorted, no whitespace), which is its canonical form:
 // sha256 is the hash of that form without the sha256 key, and the written line is the form with
 // it. Appending opens the file O_APPEND, takes flock(LOCK_EX), reads the last line through the
 // same descriptor to chain to it, writes the new line with one write() and fsyncs before
@@ -18,6 +20,7 @@
 
 #include "routetune/error.hpp"
 #include "util/files.hpp"
+#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -62,6 +65,15 @@ std::string last_line(int fd) {
     return {};
 }
 
+// value with every string in it (argv, reasons, messages, environment values) through the
+// redaction filter.
+nlohmann::json redacted(nlohmann::json value) {
+    if (value.is_string()) return redact_secrets(value.get<std::string>());
+    if (value.is_array() || value.is_object())
+        for (auto& item : value) item = redacted(std::move(item));
+    return value;
+}
+
 nlohmann::json to_json(const AuditEntry& entry) {
     return nlohmann::json{{"time", entry.time},         {"actor", entry.actor},     {"host", entry.host},
                           {"command", entry.command},   {"action", entry.action},   {"subject", entry.subject},
@@ -97,7 +109,7 @@ void append_audit_entry(const fs::path& file, const AuditEntry& entry) {
         throw RuntimeFailure(os_error(file, "cannot lock"));
     }
     std::string previous = last_line(fd);
-    nlohmann::json object = to_json(entry);
+    nlohmann::json object = redacted(to_json(entry));
     object["prev_sha256"] = previous.empty() ? kAuditGenesis : sha256_hex(previous);
     object["sha256"] = sha256_hex(object.dump());
     std::string line = object.dump() + "\n";

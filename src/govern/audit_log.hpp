@@ -41,7 +41,8 @@ std::filesystem::path default_audit_path(const std::filesystem::path& subject);
 /// An entry for action on subject, stamped with now, this user and host, and command.
 AuditEntry make_audit_entry(std::string action, std::string subject, std::vector<std::string> command);
 
-/// Appends entry to file (created when absent) as one line chained to the last one; the read of
+/// Appends entry to file (created when absent) as one line chained to the last one, every string
+/// of it through the redaction filter (util/redaction.hpp) first; the read of
 /// the last line and the write happen under an exclusive flock, with O_APPEND and fsync, so
 /// concurrent writers never interleave or break the chain. Throws RuntimeFailure naming file.
 void append_audit_entry(const std::filesystem::path& file, const AuditEntry& entry);

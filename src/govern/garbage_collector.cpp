@@ -92,10 +92,8 @@ GcReport collect_garbage(const fs::path& store_file, const GcOptions& options) {
         if (options.logs && why != "newer than --older-than") {
             bool has_logs = !e.build_log_tail.empty();
             for (const auto& c : e.cases) has_logs = has_logs || !c.stderr_tail.empty();
-            if (has_logs) {
-                store->clear_log_tails(e.id);
-                ++report.logs_cleared;
-            }
+            store->clear_log_tails(e.id);  // also re-filters the message, logs or not
+            report.logs_cleared += has_logs;
         }
         fs::path folder = paths.workdir(e.route.hash());
         if (!fs::exists(folder)) continue;

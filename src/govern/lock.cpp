@@ -1,5 +1,6 @@
 // Conversion goes through nlohmann's struct macros, so every field is written and every field
-// is required on reading; the schema version is checked first, so a lock from another version
+// is required on reading; the free text (owner, reason, review reasons) passes the redaction
+// filter on the way out; the schema version is checked first, so a lock from another version
 // says so instead of naming a missing field. Paths are kept relative to the lock's folder
 // when they share its root, so a lock committed with the code stays valid in another checkout.
 #include "govern/lock.hpp"
@@ -8,6 +9,7 @@
 
 #include "routetune/error.hpp"
 #include "util/files.hpp"
+#include "util/redaction.hpp"
 
 namespace routetune {
 
@@ -19,13 +21,27 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockEvidence, study, store, store_sha256, def
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockReview, time, recommendation, speedup, speedup_ci_low, speedup_ci_high,
                                    reasons)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Lock, schema_version, routetune_version, route, flags, environment,
-                                   default_flags, default_environment, fingerprint, spec, spec_sha256, artifact,
+                                   default_flags, default_environment, fingerprint, spec, spec_sha256, inputs, artifact,
                                    artifact_sha256, artifact_bytes, evidence, owner, reason, promoted_at, review_by,
                                    review_after_days, metric, thresholds, last_review)
 
 namespace fs = std::filesystem;
 
-std::string lock_to_text(const Lock& lock) { return nlohmann::json(lock).dump(2) + "\n"; }
+namespace {
+
+// The lock's free text through the redaction filter. What a build applies (flags, environment)
+// is written as it is: it is the lock's product, and the filter spares flags already.
+Lock redacted(Lock lock) {
+    lock.owner = redact_secrets(lock.owner);
+    lock.reason = redact_secrets(lock.reason);
+    lock.evidence.store = redact_secrets(lock.evidence.store);
+    for (auto& reason : lock.last_review.reasons) reason = redact_secrets(reason);
+    return lock;
+}
+
+}  // namespace
+
+std::string lock_to_text(const Lock& lock) { return nlohmann::json(redacted(lock)).dump(2) + "\n"; }
 
 Lock read_lock(const fs::path& file) {
     std::optional<std::string> text = read_file(file);

@@ -1,6 +1,7 @@
 // The lock: the promoted route of one spec, committed beside the code like Cargo.lock. It holds
 // what a build applies (the exact argv items and environment, the default's too, for a
-// fallback), what the route was proven in (fingerprint, spec and input hashes, artifact hash)
+// fallback), what the route was proven in (fingerprint, spec and input hashes, the build's own
+// input files, artifact hash)
 // and why it was promoted (study evidence, per-case regression results by class, owner,
 // reason, review date). Stored as JSON with sorted keys and two-space indent, so it diffs well.
 #pragma once
@@ -14,7 +15,7 @@
 namespace routetune {
 
 /// The only lock format this routetune reads and writes.
-inline constexpr int kLockSchemaVersion = 1;
+inline constexpr int kLockSchemaVersion = 2;
 
 /// One case of the regression set, as it ran at promotion.
 struct LockedCase {
@@ -70,6 +71,7 @@ struct Lock {
     std::map<std::string, std::string> fingerprint;  ///< the environment at promotion
     std::string spec;                                ///< the spec (relative to the lock's folder when possible)
     std::string spec_sha256;
+    std::map<std::string, std::string> inputs;       ///< [build] inputs at promotion: path (relative to the spec's folder) -> sha256
     std::string artifact;                            ///< the promoted build (kept out of gc's reach)
     std::string artifact_sha256;
     std::uint64_t artifact_bytes = 0;
@@ -84,7 +86,8 @@ struct Lock {
     LockReview last_review;
 };
 
-/// The lock as its file text.
+/// The lock as its file text, its owner, reason, store and review reasons through the
+/// redaction filter (util/redaction.hpp).
 std::string lock_to_text(const Lock& lock);
 
 /// Reads the lock at file; throws UsageError naming file for a missing or unreadable file, text

@@ -10,6 +10,7 @@
 #include "eval/fingerprint.hpp"
 #include "govern/governed_setup.hpp"
 #include "govern/regression_run.hpp"
+#include "spec/build_inputs.hpp"
 #include "routetune/error.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
@@ -111,6 +112,7 @@ Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const 
     lock.routetune_version = lock.fingerprint["routetune.version"];
     lock.spec = path_for_lock(setup.spec.file, request.lock);
     lock.spec_sha256 = setup.spec.sha256;
+    lock.inputs = build_input_hashes(setup.spec, UnmatchedInputs::Refused);
     lock.artifact = path_for_lock(artifact, request.lock);
     lock.artifact_sha256 = run.route_build.artifact_sha256;
     lock.artifact_bytes = run.route_build.artifact_bytes;

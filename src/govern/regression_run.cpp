@@ -1,4 +1,5 @@
-// Both routes are built by one Evaluator (the study's own build, run and accuracy code), whose
+// Both routes are built by one Evaluator (the study's own build, run and accuracy code, and the
+// one judgement of a case's run, eval/case_judgement.hpp), whose
 // process runner is wrapped to count processes, so the cost of a check is known. A case's
 // reference is its golden file, else the fresh default's output on it; the default's wall
 // time bounds the route's runs (relative_timeout). The A/B is ConfirmationRunner::interleave
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "eval/accuracy.hpp"
+#include "eval/case_judgement.hpp"
 #include "study/confirmation_runner.hpp"
 #include "study/selection.hpp"
 #include "util/files.hpp"
@@ -87,29 +89,22 @@ void RegressionRun::check_cases(const Evaluator& evaluator, const BuiltCandidate
         AccuracyRule rule = accuracy_rule_for(spec_.accuracy, test_case.case_class);
         result.threshold = rule.threshold;
         CaseRun reference_run = evaluator.run_case(fresh_default, test_case, baseline);
-        if (reference_run.status != Status::Ok) {
-            result.status = reference_run.status;
-            result.message = "the default route: " + reference_run.message;
+        CaseVerdict of_default = judge_case_run(test_case, reference_run, nullptr, rule);
+        if (of_default.status != Status::Ok) {
+            result.status = of_default.status;
+            result.message = "the default route: " + of_default.message;
             outcome.failures.push_back(case_label(test_case) + ": the default route " +
-                                       std::string(to_string(reference_run.status)) + ": " + reference_run.message);
+                                       std::string(to_string(of_default.status)) + ": " + of_default.message);
             outcome.cases.push_back(result);
             continue;
         }
         baseline.default_case_s[test_case.name] = reference_run.wall_s;
         std::string reference = test_case.reference.empty() ? reference_run.output
                                                             : read_file(test_case.reference).value_or("");
-        CaseRun run = evaluator.run_case(route, test_case, baseline);
-        result.status = run.status;
-        if (run.status == Status::Ok) {
-            CaseCheck check = check_case(run.output, reference, rule);
-            result.loss = check.loss;
-            if (!check.passed) {
-                result.status = Status::Inaccurate;
-                result.message = check.message;
-            }
-        } else {
-            result.message = run.message;
-        }
+        CaseVerdict verdict = judge_case_run(test_case, evaluator.run_case(route, test_case, baseline), &reference, rule);
+        result.status = verdict.status;
+        result.loss = verdict.loss;
+        result.message = verdict.message;
         if (result.status != Status::Ok) {
             outcome.failures.push_back(case_label(test_case) + ": " + std::string(to_string(result.status)) +
                                        ", loss " + number(result.loss) + " (threshold " + number(result.threshold) +

@@ -8,6 +8,7 @@
 
 #include "eval/fingerprint.hpp"
 #include "govern/governed_setup.hpp"
+#include "govern/lock_use.hpp"
 #include "routetune/error.hpp"
 #include "store/store_location.hpp"
 #include "util/files.hpp"
@@ -48,7 +49,8 @@ void judge_gain(const Lock& lock, const RegressionOutcome& run, ReviewResult& re
 }  // namespace
 
 ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarget& audit) {
-    Lock lock = read_lock(lock_file);
+    LockUse use = judge_lock_use(lock_file, *make_system_probe());
+    Lock lock = readable_lock(use);
     bool database = is_postgres_url(lock.evidence.store);
     std::string store = database ? lock.evidence.store : path_from_lock(lock.evidence.store, lock_file).string();
     if (!database && !fs::is_regular_file(store))
@@ -56,11 +58,11 @@ ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarge
                          "); the evidence behind the lock cannot be reviewed");
     ReviewResult result;
     std::string store_sha = database ? "" : sha256_file(store).value_or("");
-    result.differences = environment_differences(lock, lock_file, *make_system_probe());
-    if (!result.differences.empty()) {
+    result.differences = use.differences;
+    if (use.refusal == LockRefusal::Stale) {
         result.recommendation = "re-tune";
         for (const auto& d : result.differences)
-            result.reasons.push_back("the environment changed: " + d.field + ": " + d.locked + " -> " + d.current);
+            result.reasons.push_back("changed since promotion: " + d.field + ": " + d.locked + " -> " + d.current);
     } else {
         RegressionOptions options;
         options.check_cases = rerun;

@@ -1,6 +1,9 @@
-// The current fingerprint is taken with the spec's compiler path replaced by the lock's
-// resolved path (so a changed PATH cannot hide a changed compiler) and with the GPU query
-// skipped when the lock has no gpu.* key (nvidia-smi alone takes longer than the whole check).
+// The current fingerprint is taken with the spec's compiler resolved the way its build resolves
+// it (on PATH, when the spec names a bare program: a different compiler first on PATH is a
+// different compiler.path) and with the GPU query skipped when the lock has no gpu.* key
+// (nvidia-smi alone takes longer than the whole check). The files of [build] inputs are hashed
+// again (input.<path>: changed, added or removed), and the locked artifact, where it is
+// present, must still hash to artifact_sha256.
 // routetune.version is reported as a warning, not a difference: the tool's version does not
 // change the build. A spec that no longer loads is a difference on spec.path.
 #include "govern/verification.hpp"
@@ -10,6 +13,8 @@
 #include <set>
 
 #include "govern/governed_setup.hpp"
+#include "govern/lock_use.hpp"
+#include "spec/build_inputs.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"
@@ -49,6 +54,31 @@ std::string value_or_absent(const std::map<std::string, std::string>& values, co
     return it == values.end() ? kAbsent : it->second;
 }
 
+// Every [build] input changed, added or removed since the lock was written.
+void add_input_differences(const Lock& lock, const std::map<std::string, std::string>& now,
+                           std::vector<Difference>& differences) {
+    std::set<std::string> files;
+    for (const auto& [file, hash] : lock.inputs) files.insert(file);
+    for (const auto& [file, hash] : now) files.insert(file);
+    for (const auto& file : files) {
+        std::string locked = value_or_absent(lock.inputs, file);
+        std::string current = value_or_absent(now, file);
+        if (locked != current) differences.push_back({"input." + file, locked, current});
+    }
+}
+
+// The locked artifact, when it is there, against its recorded sha256 (absent: nothing to check,
+// e.g. a checkout without the study's folder).
+void add_artifact_difference(const Lock& lock, const fs::path& lock_file, SystemProbe& probe,
+                             std::vector<Difference>& differences) {
+    if (lock.artifact.empty()) return;
+    fs::path artifact = path_from_lock(lock.artifact, lock_file);
+    std::error_code error;
+    if (!fs::exists(artifact, error)) return;
+    std::string current = probe.file_sha256(artifact).value_or("(unreadable)");
+    if (current != lock.artifact_sha256) differences.push_back({"artifact.sha256", lock.artifact_sha256, current});
+}
+
 }  // namespace
 
 std::vector<Difference> environment_differences(const Lock& lock, const fs::path& lock_file, SystemProbe& probe,
@@ -60,9 +90,6 @@ std::vector<Difference> environment_differences(const Lock& lock, const fs::path
     } catch (const UsageError& e) {
         return {Difference{"spec.path", spec_file.string(), std::string("does not load: ") + e.what()}};
     }
-    auto compiler = lock.fingerprint.find("compiler.path");
-    if (compiler != lock.fingerprint.end() && compiler->second.find(" (not found)") == std::string::npos)
-        spec.compiler.path = compiler->second;
     NoGpuProbe no_gpu(probe);
     SystemProbe& used = has_gpu_keys(lock.fingerprint) ? probe : static_cast<SystemProbe&>(no_gpu);
     std::map<std::string, std::string> now = take_fingerprint(spec, used).values;
@@ -80,6 +107,8 @@ std::vector<Difference> environment_differences(const Lock& lock, const fs::path
         std::string current = value_or_absent(now, key);
         if (locked != current) differences.push_back({key, locked, current});
     }
+    add_input_differences(lock, build_input_hashes(spec, UnmatchedInputs::Allowed), differences);
+    add_artifact_difference(lock, lock_file, probe, differences);
     return differences;
 }
 
@@ -102,10 +131,12 @@ RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const 
     return outcome;
 }
 
-Verification verify_lock(const Lock& lock, const fs::path& lock_file, bool rerun) {
+Verification verify_lock(const LockUse& use, const fs::path& lock_file, bool rerun) {
+    const Lock& lock = readable_lock(use);
     Verification result;
-    result.differences = environment_differences(lock, lock_file, *make_system_probe(), &result.warnings);
-    if (!result.differences.empty()) {
+    result.differences = use.differences;
+    result.warnings = use.notes;
+    if (use.refusal == LockRefusal::Stale) {
         result.verdict = "stale";
         return result;
     }

@@ -1,6 +1,7 @@
-// Verification: is a lock still true here? The environment now (the compiler at the lock's
-// path, CPU, OS, GPU where the lock recorded one, the spec and every input and reference)
-// against the fingerprint and hashes in the lock; with a rerun, also the regression set and
+// Verification: is a lock still true here? The environment now (the compiler the build would
+// run, CPU, OS, GPU where the lock recorded one, the spec, every case's input and reference,
+// every file of [build] inputs, the locked artifact where present) against the fingerprint and
+// hashes in the lock; with a rerun, also the regression set and
 // the A/B on fresh builds.
 #pragma once
 
@@ -17,9 +18,11 @@
 
 namespace routetune {
 
+struct LockUse;
+
 /// One field that differs between the lock and now.
 struct Difference {
-    std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "spec.sha256", ...
+    std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "input.src/kernel.c", "artifact.sha256", ...
     std::string locked;   ///< "(absent)" when the lock has no value
     std::string current;  ///< "(absent)" when the environment has none
 };
@@ -45,9 +48,10 @@ std::string describe(const Difference& difference);
 /// An audit entry's evidence for a check of lock_file: the lock's sha256 and the differences.
 nlohmann::json difference_evidence(const std::filesystem::path& lock_file, const std::vector<Difference>& differences);
 
-/// Verifies lock (read from lock_file): stale when anything differs; else regressed when rerun
-/// finds a failing case or no confirmed gain; else review-due past the review date; else valid.
-Verification verify_lock(const Lock& lock, const std::filesystem::path& lock_file, bool rerun);
+/// Verifies the lock use judged (govern/lock_use.hpp; its lock read from lock_file; UsageError
+/// when it could not be read): stale when anything differs; else regressed when rerun finds a
+/// failing case or no confirmed gain; else review-due past the review date; else valid.
+Verification verify_lock(const LockUse& use, const std::filesystem::path& lock_file, bool rerun);
 
 /// Runs lock's route through the regression set and the A/B, building in a scratch folder that
 /// is removed afterwards.

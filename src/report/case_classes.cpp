@@ -16,7 +16,7 @@ std::vector<ClassResult> results_by_class(const StudySummary& summary) {
         return classes;
     }
     std::map<std::string, std::string> class_of;
-    for (const char* name : {"normal", "boundary", "misuse"}) {
+    for (const std::string& name : case_class_names()) {
         ClassResult result{name};
         for (const auto& test_case : spec.cases) {
             if (test_case.case_class != name) continue;

@@ -1,4 +1,4 @@
-// Results by case class (normal, boundary, misuse): which cases each class holds and how many
+// Results by case class (normal, boundary, misuse, component-failure): which cases each class holds and how many
 // finished evaluations passed or failed that class. The classes come from the study's spec
 // (at its recorded path); a spec that no longer loads gives no classes.
 #pragma once
@@ -20,7 +20,7 @@ struct ClassResult {
     std::size_t failed = 0;                   ///< evaluations with a case of the class not ok
 };
 
-/// The classes of summary's spec in the order normal, boundary, misuse (only those present).
+/// The classes of summary's spec in the order of case_class_names() (only those present).
 std::vector<ClassResult> results_by_class(const StudySummary& summary);
 
 /// "normal: typical (3 passed, 1 failed); boundary: nan_inf (promotion-only)".

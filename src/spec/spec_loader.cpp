@@ -4,6 +4,7 @@
 // spec's folder; cross-field rules (placeholders, {input} versus cases, {metrics} versus
 // reported timing) run last, in spec_validation.cpp. A spec without [[case]] gets one case
 // named "default" with no input and no reference.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -11,12 +12,14 @@
 
 #include "spec/case_names.hpp"
 #include "adapters/adapter_registry.hpp"
+#include "spec/build_inputs.hpp"
 #include "search/strategy_registry.hpp"
 #include "spec/spec_sections.hpp"
 #include "util/excerpt.hpp"
 #include "routetune/error.hpp"
 #include "routetune/timing.hpp"
 #include "util/bounded_read.hpp"
+#include "util/confined_path.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -69,7 +72,7 @@ void read_build(Spec& spec, const TomlSection& root) {
     auto section = root.table("build");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [build] table (required: command)");
     section->check_keys({"command", "timeout_s", "relative_timeout", "relative_timeout_floor_s", "memory_limit_mb",
-                         "max_output_mb", "cwd", "env"});
+                         "max_output_mb", "cwd", "env", "inputs"});
     spec.build.command = required_command(*section);
     if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.build.timeout_s = *value;
     if (auto value = section->number_in("relative_timeout", ranges::relative_timeout)) spec.build.relative_timeout = *value;
@@ -79,6 +82,15 @@ void read_build(Spec& spec, const TomlSection& root) {
     if (auto value = section->integer_in("max_output_mb", ranges::max_output_mb)) spec.build.max_output_mb = *value;
     if (auto value = section->string("cwd")) spec.build.cwd = resolve_cwd(spec, *value);
     if (auto value = section->string_map("env")) spec.build.env = *value;
+    if (auto inputs = section->strings("inputs")) {
+        for (const auto& pattern : *inputs) {
+            if (pattern.empty()) section->fail("inputs", "a pattern must not be empty");
+            std::string error;
+            input_pattern_files(spec, pattern, &error);
+            if (!error.empty()) section->fail("inputs", error);
+        }
+        spec.build.inputs = *inputs;
+    }
 }
 
 void read_run(Spec& spec, const TomlSection& root) {
@@ -116,14 +128,16 @@ void read_timing(Spec& spec, const TomlSection& root) {
 void read_accuracy(Spec& spec, const TomlSection& root) {
     auto section = root.table("accuracy");
     if (!section) return;
-    section->check_keys({"format", "metric", "threshold", "atol", "rtol", "normal", "boundary", "misuse"});
+    std::vector<std::string> keys{"format", "metric", "threshold", "atol", "rtol"};
+    keys.insert(keys.end(), case_class_names().begin(), case_class_names().end());
+    section->check_keys(keys);
     if (auto value = section->choice("format", {"text", "f32", "f64", "i32", "npy", "trtexec-json"})) spec.accuracy.format = *value;
     if (auto value = section->choice("metric", {"exact", "l0", "l1", "l2", "linf", "rel_l2", "cos"}))
         spec.accuracy.metric = *value;
     if (auto value = section->number_at_least("threshold", 0)) spec.accuracy.threshold = *value;
     if (auto value = section->number_at_least("atol", 0)) spec.accuracy.atol = *value;
     if (auto value = section->number_at_least("rtol", 0)) spec.accuracy.rtol = *value;
-    for (const char* name : {"normal", "boundary", "misuse"}) {
+    for (const std::string& name : case_class_names()) {
         auto rule = section->table(name);
         if (!rule) continue;
         rule->check_keys({"threshold", "atol", "rtol"});
@@ -134,24 +148,59 @@ void read_accuracy(Spec& spec, const TomlSection& root) {
     }
 }
 
-std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& section, const std::string& name,
+// A file the spec names for reading: relative paths must stay inside the spec's folder (links
+// included); an absolute path is taken as the spec gives it.
+std::filesystem::path confined_spec_file(const Spec& spec, const TomlSection& section, const std::string& text,
+                                         const std::string& what) {
+    auto path = resolve_spec_path(spec, text);
+    if (std::filesystem::path(text).is_absolute()) return path;
+    if (auto why = outside_folder(spec.dir, path))
+        section.fail(what, "file " + quoted_excerpt(text) + " is refused: " + *why +
+                               "; files the spec reads stay inside its folder unless it names them by absolute path");
+    return path;
+}
+
+// The case's input or reference file; must exist, except the input of a component-failure case
+// (its absence may be the failure the case is about).
+std::filesystem::path existing_case_file(const Spec& spec, const TomlSection& section, const CaseSpec& entry,
                                          const char* key) {
     auto text = section.string(key);
     if (!text) return {};
     if (text->empty()) section.fail(key, "must not be empty");
-    auto path = resolve_spec_path(spec, *text);
+    auto path = confined_spec_file(spec, section, *text, key);
+    bool may_be_absent = entry.case_class == kComponentFailureClass && std::string(key) == "input";
     std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        section.fail(key, "case " + quoted_excerpt(name) + ": " + key + " file " + quoted_excerpt(*text) + " not found (looked for " +
-                              path.string() + ")");
+    if (!may_be_absent && !std::filesystem::is_regular_file(path, error))
+        section.fail(key, "case " + quoted_excerpt(entry.name) + ": " + key + " file " + quoted_excerpt(*text) +
+                              " not found (looked for " + path.string() + ")");
     return path;
+}
+
+// class, expect and expect_exit: a component-failure case states its expected outcome, other
+// cases expect "ok".
+void read_case_outcome(CaseSpec& entry, const TomlSection& section) {
+    if (auto value = section.choice("class", case_class_names())) entry.case_class = *value;
+    bool component = entry.case_class == kComponentFailureClass;
+    if (!component && (section.has("expect") || section.has("expect_exit")))
+        section.fail(section.has("expect") ? "expect" : "expect_exit",
+                     "only a class = \"component-failure\" case states an expected outcome; other cases must run ok");
+    if (!component) return;
+    if (!section.has("expect"))
+        section.fail("", "case " + quoted_excerpt(entry.name) +
+                             ": a component-failure case needs expect = \"run_failed\" (a clean non-zero exit, "
+                             "optionally expect_exit = N) or expect = \"ok\" (the program copes; its output is checked)");
+    entry.expect = *section.choice("expect", {"ok", "run_failed"});
+    if (auto code = section.integer_in("expect_exit", ranges::expect_exit)) {
+        if (entry.expect != "run_failed") section.fail("expect_exit", "needs expect = \"run_failed\"");
+        entry.expect_exit = static_cast<int>(*code);
+    }
 }
 
 void read_cases(Spec& spec, const TomlSection& root) {
     std::set<std::string> seen;
     std::map<std::string, std::string> stems;
     for (const auto& section : root.tables("case")) {
-        section.check_keys({"name", "input", "reference", "args", "class", "promotion_only"});
+        section.check_keys({"name", "input", "reference", "args", "class", "promotion_only", "expect", "expect_exit"});
         CaseSpec entry;
         if (!section.has("name")) section.fail("", "'name' is required");
         entry.name = *section.string("name");
@@ -163,14 +212,17 @@ void read_cases(Spec& spec, const TomlSection& root) {
                                      " share the file name '" + other->first +
                                      "' (characters other than letters, digits, - and _ become _); rename one");
         }
-        entry.input = existing_case_file(spec, section, entry.name, "input");
-        entry.reference = existing_case_file(spec, section, entry.name, "reference");
+        read_case_outcome(entry, section);
+        entry.input = existing_case_file(spec, section, entry, "input");
+        entry.reference = existing_case_file(spec, section, entry, "reference");
         if (auto args = section.strings("args")) entry.args = *args;
-        if (auto value = section.choice("class", {"normal", "boundary", "misuse"})) entry.case_class = *value;
         if (auto value = section.boolean("promotion_only")) entry.promotion_only = *value;
         spec.cases.push_back(std::move(entry));
     }
     if (spec.cases.empty()) spec.cases.push_back(CaseSpec{"default", {}, {}, {}});
+    if (std::all_of(spec.cases.begin(), spec.cases.end(),
+                    [](const CaseSpec& c) { return c.case_class == kComponentFailureClass; }))
+        root.fail("case", "every [[case]] is a component-failure case; a study needs a case whose run it can time");
 }
 
 void read_search(Spec& spec, const TomlSection& root) {
@@ -181,7 +233,7 @@ void read_search(Spec& spec, const TomlSection& root) {
     if (auto value = section->string("routes")) spec.search.routes = *value;
     if (auto value = section->string("routes_file")) {
         if (section->has("routes")) section->fail("routes_file", "give either routes or routes_file, not both");
-        auto path = resolve_spec_path(spec, *value);
+        auto path = value->empty() ? spec.dir : confined_spec_file(spec, *section, *value, "routes_file");
         std::error_code error;
         if (value->empty() || !std::filesystem::is_regular_file(path, error))
             section->fail("routes_file", "file " + quoted_excerpt(*value) + " not found (looked for " + quoted_excerpt(path.string(), 300) + ")");
@@ -206,6 +258,11 @@ void read_name(Spec& spec, const TomlSection& root) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& case_class_names() {
+    static const std::vector<std::string> names{"normal", "boundary", "misuse", kComponentFailureClass};
+    return names;
+}
 
 std::filesystem::path resolve_spec_path(const Spec& spec, const std::string& path) {
     std::filesystem::path value(path);

@@ -135,8 +135,10 @@ public:
     /// Sets the artifact path of evaluation id ("" once its artifact is deleted).
     virtual void update_artifact_path(std::int64_t id, const std::string& artifact_path) = 0;
 
-    /// Empties the build log tail and every case's stderr tail of evaluation id (retention);
-    /// hashes, statuses, losses and timings stay. Backends without it throw RuntimeFailure.
+    /// Empties the build log tail and every case's stderr tail of evaluation id (retention), with
+    /// the freed bytes overwritten, and passes its message through the redaction filter again (a
+    /// store written before the filter knew a secret's form); hashes, statuses, losses and
+    /// timings stay. Backends without it throw RuntimeFailure.
     virtual void clear_log_tails(std::int64_t id);
 
     /// Every evaluation: finished ones in the order they finished, then pending ones.

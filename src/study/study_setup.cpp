@@ -1,8 +1,12 @@
-// Promotion-only cases are dropped here: tuning never runs them (promote does). Overrides go from most to least specific: the command line, then the spec's [search]. The
+// Promotion-only cases are dropped here: tuning never runs them (promote does); what remains
+// must hold a timed case (component-failure cases are checks, never timed). Overrides go from most to least specific: the command line, then the spec's [search]. The
 // expression comes from exactly one place; a full search is counted exactly (BigCount) and
 // refused before anything runs when it exceeds max_routes.
 #include "study/study_setup.hpp"
 
+#include <algorithm>
+
+#include "eval/case_judgement.hpp"
 #include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
 #include "routetune/timing.hpp"
@@ -26,8 +30,9 @@ StudySetup prepare_study(Spec spec, const TuneOptions& options) {
     if (options.seed) spec.search.seed = *options.seed;
     if (options.include_unsafe) spec.search.include_unsafe = true;
     std::erase_if(spec.cases, [](const CaseSpec& entry) { return entry.promotion_only; });
-    if (spec.cases.empty())
-        throw UsageError(spec.file.string() + ": every [[case]] is promotion_only; tuning needs at least one case it runs");
+    if (std::none_of(spec.cases.begin(), spec.cases.end(), is_timed))
+        throw UsageError(spec.file.string() + ": every [[case]] is promotion_only or component-failure; tuning needs "
+                                              "at least one case it runs and times");
     if (!options.routes.empty() && !options.routes_file.empty())
         throw UsageError("give either --routes or --routes-file, not both");
 

@@ -65,11 +65,17 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     }
     std::string store = ".routetune/governance.sqlite";
     json by_class = summary.at("classes");
-    ASSERT_EQ(by_class.size(), 3u) << by_class.dump();
+    ASSERT_EQ(by_class.size(), 4u) << by_class.dump();
     EXPECT_EQ(by_class[0].at("class"), "normal");
     EXPECT_EQ(by_class[0].at("passed"), summary.at("evaluations").size());
     EXPECT_EQ(by_class[1].at("promotion_only"), json::array({"nan_inf"}));
     EXPECT_EQ(by_class[2].at("class"), "misuse");
+    EXPECT_EQ(by_class[3].at("class"), "component-failure");
+    EXPECT_EQ(by_class[3].at("cases"), json::array({"no_data"}));
+    std::size_t failed_builds = 0;
+    for (const auto& e : summary.at("evaluations")) failed_builds += e.at("status") != "ok";
+    EXPECT_EQ(by_class[3].at("passed"), summary.at("evaluations").size() - failed_builds)
+        << "every route fails cleanly without its data file";
     EXPECT_EQ(audit_entries(dir / (store + ".audit.jsonl")).back().at("action"), "tune-finished");
 
     CliResult refused = run_cli({"promote", store, "--route", "-ffast-math=on", "--lock", "fast.lock.json"}, dir);
@@ -92,7 +98,8 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
         classes[c.at("name")] = c.at("case_class");
         EXPECT_EQ(c.at("status"), "ok") << c.dump();
     }
-    EXPECT_EQ(classes, (std::map<std::string, std::string>{{"typical", "normal"}, {"nan_inf", "boundary"}, {"short", "misuse"}}));
+    EXPECT_EQ(classes, (std::map<std::string, std::string>{{"typical", "normal"}, {"nan_inf", "boundary"}, {"short", "misuse"},
+                                                           {"no_data", "component-failure"}}));
     EXPECT_EQ(lock.at("thresholds").at("boundary"), 1e-9);
 
     CliResult verified = run_cli({"verify", "routetune.lock.json", "--json"}, dir);
@@ -100,10 +107,10 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     EXPECT_EQ(json::parse(verified.out).at("verdict"), "valid");
     CliResult flags = run_cli({"flags", "routetune.lock.json"}, dir);
     EXPECT_EQ(flags.exit_code, 0) << flags.err;
-    EXPECT_EQ(flags.out, "-O3\n");
+    EXPECT_NE(flags.out.find("ROUTETUNE_FLAGS=-O3\n"), std::string::npos) << flags.out;
     CliResult configured = cmake_helper(dir, false);
     EXPECT_EQ(configured.exit_code, 0) << configured.out << configured.err;
-    EXPECT_NE(configured.out.find("routetune flags: -O3"), std::string::npos) << configured.out;
+    EXPECT_NE(configured.out.find("routetune: kernel uses route '-O=3' (lock): -O3"), std::string::npos) << configured.out;
 
     lock["review_by"] = "2000-01-01";
     ASSERT_TRUE(write_file(dir / "routetune.lock.json", lock.dump(2)));
@@ -126,14 +133,14 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     EXPECT_EQ(run_cli({"flags", "routetune.lock.json"}, dir).exit_code, 3);
     CliResult fallback = run_cli({"flags", "routetune.lock.json", "--fallback"}, dir);
     EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
-    EXPECT_EQ(fallback.out, "-O2\n");
+    EXPECT_NE(fallback.out.find("ROUTETUNE_FLAGS=-O2\n"), std::string::npos) << fallback.out;
     EXPECT_NE(fallback.err.find("warning"), std::string::npos);
     CliResult refused_configure = cmake_helper(dir, false);
     EXPECT_NE(refused_configure.exit_code, 0);
     EXPECT_NE(refused_configure.out.find("compiler.sha256"), std::string::npos) << refused_configure.out;
     CliResult fell_back = cmake_helper(dir, true);
     EXPECT_EQ(fell_back.exit_code, 0) << fell_back.out << fell_back.err;
-    EXPECT_NE(fell_back.out.find("routetune flags: -O2"), std::string::npos) << fell_back.out;
+    EXPECT_NE(fell_back.out.find("(fallback): -O2"), std::string::npos) << fell_back.out;
     json last = audit_entries(dir / "routetune.lock.json.audit.jsonl").back();
     EXPECT_EQ(last.at("action"), "fallback");
     EXPECT_EQ(last.at("evidence").at("differences").size(), 2u) << last.dump();

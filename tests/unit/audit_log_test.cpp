@@ -16,6 +16,21 @@ fs::path scratch_log() { return make_scratch_folder(fs::temp_directory_path(), "
 
 std::size_t line_count(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
+TEST(AuditLog, EveryStringOfAnEntryPassesTheRedactionFilterBeforeItIsChained) {
+    fs::path log = scratch_log();
+    AuditEntry entry = make_audit_entry("promote-refused", "x.lock.json",
+                                        {"routetune", "promote", "--reason", "GITHUB_TOKEN=ghp_0123456789abcdefghijklmnop"});
+    entry.evidence = {{"failures", {"case 'a' exited with code 1: curl -u admin:adminpw https://x"}}};
+    entry.proposed = "TILE=16 DB_PASSWORD=hunter2";
+    entry.result = "mysql -uroot -pMyS3cretPass";
+    append_audit_entry(log, entry);
+    std::string text = read_file(log).value_or("");
+    for (const std::string secret : {"ghp_0123456789", "adminpw", "hunter2", "MyS3cretPass"})
+        EXPECT_EQ(text.find(secret), std::string::npos) << secret << " in " << text;
+    EXPECT_NE(text.find("TILE=16"), std::string::npos) << text;
+    EXPECT_EQ(verify_audit_chain(text), std::nullopt) << "the chain is over the filtered entry";
+}
+
 TEST(AuditLog, ConcurrentWritersFromSeveralProcessesKeepTheChainWhole) {
     fs::path log = scratch_log();
     constexpr int kProcesses = 6;

@@ -243,7 +243,7 @@ TEST_F(SpecTest, UnknownKeyNamesLineValidKeysAndSuggestion) {
     std::string message = error_of("[build]\ncommand = [\"cc\"]\ntimout_s = 5\n[run]\ncommand = [\"x\"]\n");
     EXPECT_EQ(message, (dir_ / "spec.toml").string() +
                            ":3:1: unknown key 'timout_s' in [build] (valid keys: command, timeout_s, "
-                           "relative_timeout, relative_timeout_floor_s, memory_limit_mb, max_output_mb, cwd, env); did you mean 'timeout_s'?");
+                           "relative_timeout, relative_timeout_floor_s, memory_limit_mb, max_output_mb, cwd, env, inputs); did you mean 'timeout_s'?");
 }
 
 TEST_F(SpecTest, UnknownTopLevelTable) {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "routetune/error.hpp"
+#include "store/record_redaction.hpp"
 
 namespace routetune {
 
@@ -59,8 +60,9 @@ void insert_cases(PgConnection& db, std::int64_t id, const Evaluation& evaluatio
 
 }  // namespace
 
-std::optional<std::int64_t> insert_pg_evaluation(PgConnection& db, std::int64_t study, const Evaluation& e,
+std::optional<std::int64_t> insert_pg_evaluation(PgConnection& db, std::int64_t study, const Evaluation& unfiltered,
                                                  std::optional<std::int64_t> attempt_id) {
+    const Evaluation e = redacted_record(unfiltered);
     std::string hash = e.route.hash();
     db.exec("DELETE FROM evaluation WHERE study_id = $1 AND route_hash = $2 AND status = 'pending'",
             {pg_int(study), hash});

@@ -1,6 +1,7 @@
 // The single-row records of a PostgreSQL study: its interleaved confirmation (replaced as a
 // whole, in one transaction) and its outcome.
 #include "routetune/error.hpp"
+#include "store/record_redaction.hpp"
 #include "store/postgres/pg_study_store_impl.hpp"
 #include "util/files.hpp"
 
@@ -63,7 +64,8 @@ std::optional<StudyConfirmation> PgStudyStore::read_confirmation() const {
     return confirmation;
 }
 
-void PgStudyStore::record_outcome(const StudyOutcome& o) {
+void PgStudyStore::record_outcome(const StudyOutcome& unfiltered) {
+    const StudyOutcome o = redacted_record(unfiltered);
     std::lock_guard lock(impl_->mutex);
     impl_->db->exec(
         "INSERT INTO outcome (study_id, outcome, winner_route, speedup, speedup_ci_low, speedup_ci_high, "

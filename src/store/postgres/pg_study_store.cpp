@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "routetune/error.hpp"
+#include "store/record_redaction.hpp"
 #include "store/postgres/pg_rows.hpp"
 #include "store/postgres/pg_schema.hpp"
 #include "store/postgres/pg_study_store_impl.hpp"
@@ -102,7 +103,8 @@ std::int64_t PgStudyStore::study_id() const {
     return impl_->study_id;
 }
 
-void PgStudyStore::write_header(const StudyHeader& h) {
+void PgStudyStore::write_header(const StudyHeader& unfiltered) {
+    const StudyHeader h = redacted_record(unfiltered);
     std::lock_guard lock(impl_->mutex);
     PgResult row = impl_->db->exec(
         "INSERT INTO study (name, spec_sha256, spec_path, expression, mode, seed, fingerprint, tool_version, "

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "routetune/error.hpp"
+#include "store/record_redaction.hpp"
 #include "store/sqlite/study_store_impl.hpp"
 #include "util/process_tree.hpp"
 
@@ -69,7 +70,8 @@ CaseResult read_case(const SqliteStatement& row, const std::filesystem::path& st
 
 /// Inserts one evaluation (inside the caller's transaction) and returns its id.
 std::int64_t insert_evaluation(SqliteDb& db, SqliteStatement& drop_pending, SqliteStatement& insert,
-                               SqliteStatement& insert_case, const Evaluation& evaluation) {
+                               SqliteStatement& insert_case, const Evaluation& unfiltered) {
+    const Evaluation evaluation = redacted_record(unfiltered);
     std::string route_hash = evaluation.route.hash();
     drop_pending.bind(1, route_hash);
     drop_pending.run();
@@ -183,7 +185,14 @@ void SqliteStudyStore::update_artifact_path(std::int64_t id, const std::string& 
 
 void SqliteStudyStore::clear_log_tails(std::int64_t id) {
     std::lock_guard lock(impl_->mutex);
-    impl_->db.prepare("UPDATE evaluation SET build_log_tail = '' WHERE id = ?").bind(1, id).run();
+    impl_->db.exec("PRAGMA secure_delete = ON");
+    Evaluation message_only;
+    auto read = impl_->db.prepare("SELECT message FROM evaluation WHERE id = ?");
+    read.bind(1, id);
+    if (read.step()) message_only.message = read.text(0);
+    read.reset();
+    std::string message = redacted_record(message_only).message;
+    impl_->db.prepare("UPDATE evaluation SET build_log_tail = '', message = ? WHERE id = ?").bind(1, message).bind(2, id).run();
     impl_->db.prepare("UPDATE case_result SET stderr_tail = '' WHERE evaluation_id = ?").bind(1, id).run();
 }
 

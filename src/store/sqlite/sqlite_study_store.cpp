@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "routetune/error.hpp"
+#include "store/record_redaction.hpp"
 #include "store/sqlite/store_file.hpp"
 #include "store/sqlite/store_schema.hpp"
 #include "util/files.hpp"
@@ -120,7 +121,8 @@ std::optional<std::string> SqliteStudyStore::read_note(const std::string& key) c
     return statement.text(0);
 }
 
-void SqliteStudyStore::write_header(const StudyHeader& header) {
+void SqliteStudyStore::write_header(const StudyHeader& unfiltered) {
+    const StudyHeader header = redacted_record(unfiltered);
     std::lock_guard lock(impl_->mutex);
     auto statement = impl_->db.prepare(
         "INSERT OR REPLACE INTO study (id, name, spec_sha256, spec_path, expression, mode, seed, fingerprint, "
@@ -209,7 +211,8 @@ std::optional<StudyConfirmation> SqliteStudyStore::read_confirmation() const {
     return confirmation;
 }
 
-void SqliteStudyStore::record_outcome(const StudyOutcome& outcome) {
+void SqliteStudyStore::record_outcome(const StudyOutcome& unfiltered) {
+    const StudyOutcome outcome = redacted_record(unfiltered);
     std::lock_guard lock(impl_->mutex);
     auto statement = impl_->db.prepare(
         "INSERT OR REPLACE INTO outcome (id, outcome, winner_route, speedup, speedup_ci_low, speedup_ci_high, "

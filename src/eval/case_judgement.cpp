@@ -1,0 +1,35 @@
+#include "eval/case_judgement.hpp"
+
+namespace routetune {
+
+namespace {
+
+std::string expected_text(const CaseSpec& test_case) {
+    return "a clean failure (run_failed" +
+           (test_case.expect_exit ? ", exit code " + std::to_string(*test_case.expect_exit) : std::string()) + ")";
+}
+
+}  // namespace
+
+bool compares_output(const CaseSpec& test_case) { return test_case.expect == "ok"; }
+
+bool is_timed(const CaseSpec& test_case) { return test_case.case_class != kComponentFailureClass; }
+
+CaseVerdict judge_case_run(const CaseSpec& test_case, const CaseRun& run, const std::string* reference,
+                           const AccuracyRule& rule) {
+    if (!compares_output(test_case)) {
+        std::string expected = "expected " + expected_text(test_case);
+        if (run.status == Status::Ok) return {Status::Inaccurate, 0, expected + " but the run exited 0"};
+        if (run.status != Status::RunFailed) return {run.status, 0, run.message + " (" + expected + ")"};
+        if (test_case.expect_exit && run.exit_code != *test_case.expect_exit)
+            return {Status::RunFailed, 0, run.message + " (" + expected + ")"};
+        return {};
+    }
+    if (run.status != Status::Ok) return {run.status, 0, run.message};
+    if (!reference) return {};
+    CaseCheck check = check_case(run.output, *reference, rule);
+    if (check.passed) return {Status::Ok, check.loss, ""};
+    return {Status::Inaccurate, check.loss, check.message};
+}
+
+}  // namespace routetune

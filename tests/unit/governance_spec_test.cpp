@@ -74,15 +74,16 @@ TEST(GovernanceLock, RoundTripsAndRefusesAnotherSchemaVersionNamingTheFile) {
     EXPECT_EQ(back.evidence.cases.at(0).case_class, "boundary");
 
     std::string text = *read_file(dir / "x.lock.json");
-    text.replace(text.find("\"schema_version\": 1"), 19, "\"schema_version\": 2");
+    text.replace(text.find("\"schema_version\": 2"), 19, "\"schema_version\": 1");  // a lock from before seals
     ASSERT_TRUE(write_file(dir / "x.lock.json", text));
     try {
         read_lock(dir / "x.lock.json");
-        FAIL() << "a version 2 lock was read";
+        FAIL() << "a version 1 lock was read";
     } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("x.lock.json: lock schema version 2"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("x.lock.json: lock schema version 1"), std::string::npos) << e.what();
     }
-    ASSERT_TRUE(write_file(dir / "y.lock.json", "{\"schema_version\": 1}"));
+    EXPECT_TRUE(is_lock_file(dir / "x.lock.json")) << "promote may replace a lock of another version";
+    ASSERT_TRUE(write_file(dir / "y.lock.json", "{\"schema_version\": 2}"));
     EXPECT_THROW(read_lock(dir / "y.lock.json"), UsageError);
 }
 

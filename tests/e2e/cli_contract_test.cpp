@@ -68,7 +68,8 @@ TEST(CliContract, JsonHasNoInfinityStringsAndNotesWhatNullLossesMean) {
 TEST(CliContract, EveryCommandsHelpListsItsExitCodes) {
     fs::path dir = fs::temp_directory_path();
     for (const char* command : {"knobs", "expand", "tune", "build", "report", "serve", "inspect", "simulate",
-                                "import-trtexec", "export-trtexec"}) {
+                                "import-trtexec", "export-trtexec", "promote", "verify", "flags", "review", "retire",
+                                "audit"}) {
         CliResult r = run_cli({command, "--help"}, dir);
         EXPECT_EQ(r.exit_code, 0) << command;
         EXPECT_NE(r.out.find("Exit codes: 0 "), std::string::npos) << command << ":\n" << r.out;

@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(g++ make cmake git libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libsqlite3-dev
           libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev libpq-dev postgresql
           libjs-chart.js libcpp-httplib-dev pkg-config
+          openssh-client   # ssh-keygen -Y: signed locks (promote --sign, verify --allowed-signers)
           chromium     # the HTML report's browser test (skipped without it)
           python3-optuna   # bench/optuna_peer.py, the TPE peer of the strategies
           python3-yaml     # deploy/check-manifests.sh

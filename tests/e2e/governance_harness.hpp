@@ -11,8 +11,14 @@
 
 #include "e2e/cli_harness.hpp"
 #include "util/files.hpp"
+#include "util/sha256.hpp"
 
 namespace routetune::e2e {
+
+/// The example's study store, lock and the lock's audit log, relative to its folder.
+inline const std::string kStore = ".routetune/governance.sqlite";
+inline const std::string kLock = "routetune.lock.json";
+inline const std::string kLog = "routetune.lock.json.audit.jsonl";
 
 /// Writes folder/cc-wrapper: gcc under another --version (release version); with a file named
 /// slow-route in folder, it builds -O3 as -O0 (its own bytes unchanged, so the gain goes
@@ -57,6 +63,20 @@ inline std::vector<nlohmann::json> audit_entries(const fs::path& file) {
         if (!entry.is_discarded()) entries.push_back(entry);
     }
     return entries;
+}
+
+/// entries as log lines with every hash of the chain recomputed (what a forger who knows the
+/// format does after editing entries).
+inline std::string rechained(std::vector<nlohmann::json> entries) {
+    std::string text, previous;
+    for (auto& entry : entries) {
+        entry["prev_sha256"] = previous.empty() ? std::string(64, '0') : sha256_hex(previous);
+        entry.erase("sha256");
+        entry["sha256"] = sha256_hex(entry.dump());
+        previous = entry.dump();
+        text += previous + "\n";
+    }
+    return text;
 }
 
 /// Edits the lock at file by hand (as JSON, written back with two-space indent).

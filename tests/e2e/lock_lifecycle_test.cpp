@@ -20,10 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kStore = ".routetune/governance.sqlite";
-const std::string kLock = "routetune.lock.json";
-const std::string kLog = "routetune.lock.json.audit.jsonl";
-
 // A new ed25519 key at file (no passphrase); its public key line.
 std::string new_key(const fs::path& file, const std::string& comment) {
     ProcessSpec spec;
@@ -31,19 +27,6 @@ std::string new_key(const fs::path& file, const std::string& comment) {
     spec.timeout_s = 30;
     EXPECT_TRUE(run_process(spec).succeeded()) << "ssh-keygen could not make a key";
     return read_file(fs::path(file.string() + ".pub")).value_or("");
-}
-
-// Recomputes every hash of the log's chain after edit changed its entries (as a forger would).
-std::string rechained(std::vector<json> entries) {
-    std::string text, previous;
-    for (auto& entry : entries) {
-        entry["prev_sha256"] = previous.empty() ? std::string(64, '0') : sha256_hex(previous);
-        entry.erase("sha256");
-        entry["sha256"] = sha256_hex(entry.dump());
-        previous = entry.dump();
-        text += previous + "\n";
-    }
-    return text;
 }
 
 TEST(LockSigning, TheSignersPrincipalActsAndAConsistentForgeryIsFoundByTheSignature) {

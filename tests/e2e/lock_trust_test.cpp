@@ -24,10 +24,6 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kStore = ".routetune/governance.sqlite";
-const std::string kLock = "routetune.lock.json";
-const std::string kLog = "routetune.lock.json.audit.jsonl";
-
 std::string account_name() { return getpwuid(getuid())->pw_name; }
 
 // examples/governance tuned and its winner promoted once (with USER=mallory and no --owner);
@@ -168,18 +164,11 @@ TEST_F(LockTrust, AnAuditLogCutBackEmptiedDeletedOrRewrittenIsFoundThroughTheAnc
     EXPECT_EQ(deleted.exit_code, 4) << deleted.out;
     EXPECT_NE(deleted.out.find("missing"), std::string::npos) << deleted.out;
 
-    std::vector<json> entries;
-    for (std::size_t start = 0, end; (end = log.find('\n', start)) != std::string::npos; start = end + 1)
-        entries.push_back(json::parse(log.substr(start, end - start)));
-    std::string rewritten, previous;
-    for (auto& entry : entries) {  // "bob promoted", every hash of the chain recomputed
+    ASSERT_TRUE(write_file(dir / kLog, log));
+    std::vector<json> entries = audit_entries(dir / kLog);
+    for (auto& entry : entries)  // "bob promoted", every hash of the chain recomputed
         if (entry.at("action") == "promoted") entry["actor"] = "bob";
-        entry["prev_sha256"] = previous.empty() ? std::string(64, '0') : sha256_hex(previous);
-        entry.erase("sha256");
-        entry["sha256"] = sha256_hex(entry.dump());
-        previous = entry.dump();
-        rewritten += previous + "\n";
-    }
+    std::string rewritten = rechained(entries);
     ASSERT_TRUE(write_file(dir / kLog, rewritten));
     ASSERT_EQ(run_cli({"audit", "--audit", kLog, "--verify"}, dir).exit_code, 0) << "the forged chain holds on its own";
     CliResult forged = verify();

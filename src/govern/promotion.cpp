@@ -200,6 +200,7 @@ void write_promoted_lock(const PromoteRequest& request, const StudyEvidence& evi
         try {
             append_audit_entry(request.audit, request.lock, failed);
         } catch (const std::exception&) {
+            // the failure being rethrown says more than this one
         }
         throw;
     }

@@ -34,8 +34,10 @@ public:
     /// Opens file to append (created 0644 when absent, O_APPEND), with the same refusals.
     static AuditFile open_to_append(const std::filesystem::path& file);
 
+    /// Takes other's descriptor (other is left closed).
     AuditFile(AuditFile&& other) noexcept;
     AuditFile& operator=(AuditFile&&) = delete;
+    /// Closes the descriptor.
     ~AuditFile();
 
     /// The descriptor (for flock and write).
@@ -62,7 +64,9 @@ public:
 
 private:
     AuditFile(int fd, std::filesystem::path file) : fd_(fd), file_(std::move(file)) {}
+    /// Up to bytes bytes at offset (fewer at the end of the file).
     std::string read_at(std::uint64_t offset, std::size_t bytes) const;
+    /// The line whose last byte is just before end, read backwards.
     AuditLine line_ending_at(std::uint64_t end, bool complete) const;
 
     int fd_ = -1;

@@ -1,14 +1,17 @@
 // `routetune audit [--audit FILE] [--verify] [--json]`: lists an audit log and checks its hash
-// chain; exit 1 names the first entry that does not match. Without --audit the one
-// *.audit.jsonl file in the current folder is read.
+// chain; exit 4 (tampered) names the first entry that does not match, a torn line included.
+// Without --audit the one *.audit.jsonl file in the current folder is read; a link or a file that
+// is not regular is refused, and the read is bounded (govern/audit_file.hpp).
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/lock_options.hpp"
+#include "govern/audit_file.hpp"
 #include "govern/audit_log.hpp"
+#include "govern/override_rate.hpp"
 #include "routetune/error.hpp"
-#include "util/files.hpp"
 
 namespace routetune::cli {
 
@@ -36,12 +39,14 @@ std::string text_of(const nlohmann::json& value) { return value.is_string() ? va
 
 int run(const AuditArguments& a) {
     fs::path file = a.file.empty() ? find_log() : fs::path(a.file);
-    std::optional<std::string> text = read_file(file);
-    if (!text) throw UsageError(file.string() + ": no audit log here (missing or unreadable)");
+    std::optional<std::string> text = read_audit_log(file);
+    if (!text) throw UsageError(file.string() + ": no audit log here (missing)");
     std::optional<AuditBreak> broken = a.verify ? verify_audit_chain(*text) : std::nullopt;
     std::vector<nlohmann::json> entries = parse_audit_lines(*text);
     if (a.json) {
-        nlohmann::json out{{"file", file.string()}, {"entries", entries}};
+        nlohmann::json out{{"file", file.string()},
+                           {"entries", entries},
+                           {"override_rate", override_rate_json(override_rate(entries))}};
         if (a.verify) out["intact"] = !broken;
         if (broken) out["first_bad"] = {{"line", broken->line}, {"message", broken->message}};
         std::cout << out.dump(2) << "\n";
@@ -57,7 +62,7 @@ int run(const AuditArguments& a) {
     if (broken) {
         std::cerr << "routetune: " << file.string() << ": entry " << broken->line << " does not match: " << broken->message
                   << "\n";
-        return 1;
+        return kExitTampered;
     }
     return 0;
 }
@@ -67,10 +72,11 @@ int run(const AuditArguments& a) {
 void add_audit_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<AuditArguments>();
     CLI::App* c = app.add_subcommand("audit", "List an audit log and check its hash chain");
-    c->footer("Exit codes: 0 the log was listed, or (--verify) its chain is intact; 1 the first entry that does not match is named; 2 bad options or no log found.");
     c->add_option("--audit", a->file, "the audit log (default: the one *.audit.jsonl here)");
-    c->add_flag("--verify", a->verify, "check the hash chain; exit 1 naming the first bad entry");
-    c->add_flag("--json", a->json, "print the entries as JSON");
+    c->add_flag("--verify", a->verify, "check the hash chain; exit 4 naming the first bad entry");
+    c->add_flag("--json", a->json, "print the entries and the override rate as JSON");
+    c->footer("Exit codes: 0 listed (with --verify: the chain is intact); 2 no log, or a link or a file that is not "
+              "regular; 4 the chain is broken (the first bad entry named, a torn line included).");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

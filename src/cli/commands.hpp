@@ -43,5 +43,7 @@ void add_audit_command(CLI::App& app, Action& action);
 void add_gc_command(CLI::App& app, Action& action);
 /// Registers `review` on app; stores its action in action.
 void add_review_command(CLI::App& app, Action& action);
+/// Registers `retire` on app; stores its action in action.
+void add_retire_command(CLI::App& app, Action& action);
 
 }  // namespace routetune::cli

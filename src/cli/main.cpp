@@ -1,5 +1,5 @@
 // The routetune executable: parses the command line with CLI11, runs one subcommand, and maps
-// the library's error types to the exit codes of the design (0, 1, 2, 3, 130).
+// the library's error types to the exit codes of the design (0, 1, 2, 3, 130; commands return 4 and 5).
 #include <iostream>
 
 #include "cli/cli_support.hpp"
@@ -13,8 +13,8 @@ int main(int argc, char** argv) {
     CLI::App app{"routetune: find the fastest build route of a compiler for a workload, and prove it correct"};
     app.require_subcommand(1);
     app.footer("Exit codes (each command's --help lists its own): 0 success; 1 a runtime failure (or, for tune, "
-               "no eligible route); 2 bad input, nothing ran; 3 a changed environment fingerprint; 130 interrupted. "
-               "See man routetune.");
+               "no eligible route); 2 bad input, nothing ran; 3 a changed environment fingerprint (or a stale lock); "
+               "4 a tampered lock or audit log; 5 a review verdict other than keep; 130 interrupted. See man routetune.");
     app.set_version_flag("--version", std::string("routetune ") + ROUTETUNE_VERSION);
     routetune::cli::remember_command_line(argc, argv);
     routetune::cli::Action action;
@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     routetune::cli::add_audit_command(app, action);
     routetune::cli::add_gc_command(app, action);
     routetune::cli::add_review_command(app, action);
+    routetune::cli::add_retire_command(app, action);
     routetune::cli::add_manuals_command(app, action);
     routetune::cli::name_option_types(app);
     if (std::string unknown = routetune::cli::unknown_command_message(app, argc, argv); !unknown.empty()) {

@@ -24,17 +24,23 @@ struct PromoteArguments {
     std::string route;
     std::string lock;
     std::string audit;
+    std::string owner;
+    std::string sign;
+    std::string allowed_signers;
     std::string review_after = "90d";
     bool json = false;
 };
 
-int run(PromoteArguments& a, bool has_route) {
+int run(PromoteArguments& a, bool has_route, bool has_owner) {
     PromoteRequest& request = a.request;
     if (a.store.empty() == a.where.store.empty())
         throw UsageError("promote: name the study's store once: STORE (an SQLite file) or --store URL|PATH");
     request.store = StoreLocation(a.store.empty() ? a.where.store : a.store, a.where.study);
     if (has_route) request.route = a.route;
     request.lock = a.lock;
+    if (has_owner) request.owner = a.owner;
+    request.sign_key = a.sign;
+    request.allowed_signers = a.allowed_signers;
     request.review_after_days = parse_days(a.review_after, "--review-after");
     request.audit = AuditTarget{a.audit, command_argv()};
     PromoteResult result = promote(request);
@@ -47,13 +53,21 @@ int run(PromoteArguments& a, bool has_route) {
             out["builds"] = e.builds;
             out["runs"] = e.runs;
             out["review_by"] = result.lock.review_by;
+            out["owner"] = result.lock.owner;
+            out["lock_sha256"] = result.lock.lock_sha256;
+            if (!result.lock.signer.empty()) out["signer"] = result.lock.signer;
+            out["overrides_winner"] = e.overrides_winner;
         }
         std::cout << out.dump(2) << "\n";
     } else if (result.promoted) {
         std::cout << "promoted " << result.route << ": "
                   << speedup_text(e.speedup, e.speedup_ci_low, e.speedup_ci_high) << " over the default in a fresh A/B; "
                   << e.cases.size() << " cases accurate (" << e.builds << " builds, " << e.runs << " runs)\n"
-                  << "wrote " << a.lock << " (review by " << result.lock.review_by << ")\n";
+                  << "wrote " << a.lock << " (owner " << result.lock.owner << ", review by " << result.lock.review_by
+                  << (result.lock.signer.empty() ? "" : ", signed by " + result.lock.signer) << ")\n";
+        if (e.overrides_winner)
+            std::cout << "recorded as an override: the study's winner is "
+                      << (e.winner.empty() ? "none (outcome " + e.study_outcome + ")" : e.winner) << "\n";
     } else {
         std::cout << "refused " << result.route << "; no lock written:\n";
         for (const auto& failure : result.failures) std::cout << "  " << failure << "\n";
@@ -66,19 +80,25 @@ int run(PromoteArguments& a, bool has_route) {
 void add_promote_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<PromoteArguments>();
     CLI::App* c = app.add_subcommand("promote", "Put a tuned route through the regression set and a fresh A/B; write a lock if it passes");
-    c->footer("Exit codes: 0 promoted, the lock written; 1 refused (every failing case named with its class; no lock written) or a runtime failure; 2 bad store, route or options.");
     c->add_option("store", a->store, "the study store (.sqlite), or --store");
     add_store_options(*c, a->where);
     auto* route = c->add_option("--route", a->route, "a route the study evaluated as ok (default: its confirmed winner)");
     c->add_option("--lock", a->lock, "the lock file to write (e.g. routetune.lock.json)");
-    c->add_option("--owner", a->request.owner, "who answers for the route (default: $USER)");
+    auto* owner = c->add_option("--owner", a->owner,
+                                "who answers for the route (default: the signer, else the account of the real uid)");
     c->add_option("--reason", a->request.reason, "why it is promoted");
     c->add_option("--review-after", a->review_after, "days until the review date (90d, 12w)");
-    c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl)");
+    c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl; the lock records it)");
+    c->add_option("--sign", a->sign, "sign the lock with this ssh key (namespace routetune-lock)");
+    c->add_option("--allowed-signers", a->allowed_signers,
+                  "with --sign: git's allowed-signers file naming the key's principal (the recorded actor)");
     c->add_flag("--json", a->json, "print the result as JSON");
-    c->callback([a, route, &action] {
+    c->footer("Exit codes: 0 promoted (lock written); 1 refused (every failing case named; no lock written) or a "
+              "runtime failure (no lock written); 2 bad input (store, route, --lock path, owner, key), nothing built.");
+    c->callback([a, route, owner, &action] {
         bool has_route = route->count() > 0;
-        action = [a, has_route] { return run(*a, has_route); };
+        bool has_owner = owner->count() > 0;
+        action = [a, has_route, has_owner] { return run(*a, has_route, has_owner); };
     });
 }
 

@@ -1,7 +1,8 @@
 // `routetune review LOCK [--rerun]`: the promoted evidence against a fresh A/B (and with
 // --rerun the regression set); recommends keep, re-tune or retire with reasons, records it in
-// the lock and the audit log, and moves the review date when kept. Exit 0 whatever it
-// recommends; 2 bad input (no lock, its store gone).
+// the lock and the audit log, and moves the review date when kept. Exit 0 keep, 5 re-tune or
+// retire (so CI can act: `routetune retire` is the shutdown), 4 tampered (nothing runs), 2 bad
+// input (no lock, a retired lock, its store gone).
 #include <iostream>
 #include <memory>
 
@@ -9,37 +10,57 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/lock_options.hpp"
 #include "govern/review.hpp"
+#include "routetune/error.hpp"
 
 namespace routetune::cli {
 
 namespace {
 
+constexpr int kExitNotKept = 5;
+
 struct ReviewArguments {
     std::string lock;
     bool rerun = false;
-    std::string audit;
+    LockOptions options;
     bool json = false;
 };
 
-int run(const ReviewArguments& a) {
-    ReviewResult result = review_lock(a.lock, a.rerun, AuditTarget{a.audit, command_argv()});
+void print(const ReviewResult& result, const ReviewArguments& a) {
     if (a.json) {
         nlohmann::json out{{"lock", a.lock},
                            {"recommendation", result.recommendation},
                            {"reasons", result.reasons},
-                           {"review_by", result.review_by}};
+                           {"review_by", result.review_by},
+                           {"override_rate", override_rate_json(result.overrides)}};
         if (result.run && result.run->confirmation) {
             const auto& c = *result.run->confirmation;
             out["speedup"] = {{"value", c.speedup}, {"ci95", {c.ci_low, c.ci_high}}};
         }
         std::cout << out.dump(2) << "\n";
-        return 0;
+        return;
     }
     std::cout << result.recommendation << ": " << a.lock << "\n";
     for (const auto& reason : result.reasons) std::cout << "  " << reason << "\n";
-    std::cout << "review by " << result.review_by << "\n";
-    return 0;
+    std::cout << "review by " << result.review_by << "\n"
+              << "overrides: " << override_rate_text(result.overrides) << "\n";
+    if (result.recommendation == "retire")
+        std::cout << "to retire it: routetune retire " << a.lock << " --reason TEXT\n";
+}
+
+int run(const ReviewArguments& a) {
+    LockStanding standing = judge_lock(a.lock, a.options);
+    if (!standing.readable()) throw UsageError(standing.problem);
+    print_notes(standing);
+    if (standing.state == LockState::Tampered) return answer_tampered(standing, a.lock, "not reviewed");
+    if (standing.state == LockState::Retired)
+        throw UsageError(a.lock + " was retired on " + standing.lock->retired.time + " (" + standing.lock->retired.reason +
+                         "); there is no route in force to review");
+    ReviewOptions options{a.rerun, command_argv(), lock_signer(a.options)};
+    ReviewResult result = review_lock(standing, a.lock, options);
+    print(result, a);
+    return result.recommendation == "keep" ? 0 : kExitNotKept;
 }
 
 }  // namespace
@@ -47,11 +68,11 @@ int run(const ReviewArguments& a) {
 void add_review_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<ReviewArguments>();
     CLI::App* c = app.add_subcommand("review", "Review a lock after use: keep, re-tune or retire, with reasons");
-    c->footer("Exit codes: 0 the recommendation was printed; 1 a runtime failure (e.g. --rerun could not build); 2 bad lock or options.");
     c->add_option("lock", a->lock, "the lock file")->required();
     c->add_flag("--rerun", a->rerun, "also re-run the regression set");
-    c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl)");
+    add_lock_options(*c, a->options, true);
     c->add_flag("--json", a->json, "print the review as JSON");
+    c->footer("Exit codes: 0 keep; 1 a runtime failure (e.g. --rerun could not build); 2 bad input; 4 tampered; 5 re-tune or retire.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

@@ -1,13 +1,15 @@
 // `routetune verify LOCK [--rerun]`: is the lock still true here? Exit 0 valid (or review due,
-// with a warning), 3 stale (every difference named), 1 regressed (--rerun), 2 bad input.
+// with a warning; or retired, which builds honour with the default route), 3 stale (every
+// difference named), 1 regressed (--rerun), 4 tampered (what differs named), 2 bad input.
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/lock_options.hpp"
 #include "govern/audit_log.hpp"
-#include "govern/lock_use.hpp"
 #include "govern/verification.hpp"
+#include "routetune/error.hpp"
 
 namespace routetune::cli {
 
@@ -16,12 +18,23 @@ namespace {
 struct VerifyArguments {
     std::string lock;
     bool rerun = false;
-    std::string audit;
+    LockOptions options;
     bool json = false;
 };
 
-void print_human(const Verification& v, const Lock& lock, const VerifyArguments& a) {
+void print_human(const Verification& v, const LockStanding& standing, const VerifyArguments& a) {
+    if (standing.state == LockState::Tampered) {
+        std::cout << "tampered: " << a.lock << "\n"
+                  << tampering_text(standing) << "  no flag of it is used; `routetune flags " << a.lock
+                  << " --fallback` gives the spec's default route\n";
+        return;
+    }
+    const Lock& lock = *standing.lock;
     std::cout << v.verdict << ": " << a.lock << " (route " << lock.route << ")\n";
+    if (lock.is_retired())
+        std::cout << "  retired on " << lock.retired.time << " by " << lock.retired.actor << ": " << lock.retired.reason
+                  << "\n  builds use the default route's flags\n";
+    if (!standing.signer.empty()) std::cout << "  signed by " << standing.signer << "\n";
     for (const auto& d : v.differences) std::cout << "  " << describe(d) << "\n";
     if (v.rerun) {
         for (const auto& failure : v.rerun->failures) std::cout << "  " << failure << "\n";
@@ -31,18 +44,18 @@ void print_human(const Verification& v, const Lock& lock, const VerifyArguments&
 }
 
 int run(const VerifyArguments& a) {
-    LockUse use = judge_lock_use(a.lock, *make_system_probe());
-    const Lock& lock = readable_lock(use);
-    Verification v = verify_lock(use, a.lock, a.rerun);
+    LockStanding standing = judge_lock(a.lock, a.options);
+    if (!standing.readable()) throw UsageError(standing.problem);
+    Verification v = verify_lock(standing, a.lock, a.rerun);
     for (const auto& warning : v.warnings) std::cerr << "routetune: warning: " << warning << "\n";
-    if (a.json) std::cout << verification_json(v, lock, a.lock);
-    else print_human(v, lock, a);
-    AuditEntry entry = make_audit_entry("verify", a.lock, command_argv());
-    entry.evidence = difference_evidence(a.lock, v.differences);
+    if (a.json) std::cout << verification_json(v, standing, a.lock);
+    else print_human(v, standing, a);
+    AuditEntry entry = lock_entry("verify", a.lock, standing);
     entry.evidence["rerun"] = a.rerun;
     if (v.rerun) entry.evidence["failures"] = v.rerun->failures;
     entry.result = v.verdict;
-    append_audit_entry(AuditTarget{a.audit, command_argv()}, a.lock, entry);
+    record(standing, entry);
+    if (v.verdict == "tampered") return kExitTampered;
     if (v.verdict == "stale") return 3;
     return v.verdict == "regressed" ? 1 : 0;
 }
@@ -51,11 +64,11 @@ int run(const VerifyArguments& a) {
 
 void add_verify_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<VerifyArguments>();
-    CLI::App* c = app.add_subcommand("verify", "Check a lock against this environment (and with --rerun, the regression set and A/B)");
-    c->footer("Exit codes: 0 valid (a review date passed is a warning); 1 regressed (--rerun: a failing case or no confirmed gain); 2 bad lock or options; 3 stale (the differences are printed).");
+    CLI::App* c = app.add_subcommand("verify", "Check a lock's seal and this environment (and with --rerun, the regression set and A/B)");
+    c->footer("Exit codes: 0 valid (a review date passed is a warning; a retired lock is reported as retired); 1 regressed (--rerun: a failing case or no confirmed gain); 2 bad lock or options, or no lock file; 3 stale (the differences are printed); 4 tampered (what differs is named).");
     c->add_option("lock", a->lock, "the lock file")->required();
     c->add_flag("--rerun", a->rerun, "rebuild and re-run the regression set and the interleaved A/B");
-    c->add_option("--audit", a->audit, "audit log (default: LOCK.audit.jsonl)");
+    add_lock_options(*c, a->options, false);
     c->add_flag("--json", a->json, "print the verdict as JSON");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }

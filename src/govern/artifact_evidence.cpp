@@ -14,9 +14,9 @@
 #include <optional>
 
 #include "eval/study_paths.hpp"
+#include "govern/audit_file.hpp"
 #include "routetune/error.hpp"
 #include "store/study_store.hpp"
-#include "util/files.hpp"
 
 namespace routetune {
 
@@ -128,7 +128,12 @@ std::string text_of(const nlohmann::json& object, const char* key) {
 EvidenceCheck audit_check(const InspectResult& r, const std::string& hash, const fs::path& log) {
     const char* audit = "the audit log";
     if (log.empty()) return make_check(audit, EvidenceVerdict::Unverified, "the manifest names no audit log (give --audit)");
-    std::optional<std::string> text = read_file(log);
+    std::optional<std::string> text;
+    try {
+        text = read_audit_log(log);
+    } catch (const UsageError& e) {
+        return make_check(audit, EvidenceVerdict::Unverified, e.what());
+    }
     if (!text) return make_check(audit, EvidenceVerdict::Unverified, "no audit log at " + log.string());
     if (auto broken = verify_audit_chain(*text))
         return make_check(audit, EvidenceVerdict::Mismatch,

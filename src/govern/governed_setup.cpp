@@ -22,6 +22,11 @@ GovernedSetup governed_setup(const fs::path& file) {
     return setup;
 }
 
+AppliedRoute spec_default_route(const fs::path& file) {
+    Spec spec = load_spec(file);
+    return make_adapter(spec.compiler.adapter, adapter_options_for(spec))->apply(Route{}, Catalog{});
+}
+
 StudyPaths governance_paths(const fs::path& root, const std::string& purpose) {
     StudyPaths paths;
     paths.root = root / purpose;

@@ -25,6 +25,10 @@ struct GovernedSetup {
 /// throws UsageError as load_spec does.
 GovernedSetup governed_setup(const std::filesystem::path& file);
 
+/// The default route of the spec at file as its adapter applies it (the base flags), without
+/// discovering a catalog: no compiler runs. UsageError as load_spec.
+AppliedRoute spec_default_route(const std::filesystem::path& file);
+
 /// Scratch paths below root/purpose (work/ and references/ inside it).
 StudyPaths governance_paths(const std::filesystem::path& root, const std::string& purpose);
 

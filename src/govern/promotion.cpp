@@ -1,19 +1,22 @@
-// Order: check the request against the store (nothing is built for bad input), write a
-// "promote-proposed" audit entry, run the regression set and the A/B, then either write a
-// "promote-refused" entry naming every failure, or copy the fresh artifact out of gc's reach
-// (<store>.d/locked/), write the lock, register it beside the store and write "promoted".
+// Order: check the request against the store, the lock's path, the lock registry and who
+// promotes (nothing is built for bad input), write a "promote-proposed" audit entry, run the
+// regression set and the A/B, then either write a "promote-refused" entry naming every failure,
+// or copy the fresh artifact out of gc's reach (<store>.d/locked/), register the lock beside the
+// store, write "promoted" (recording the lock's body hash), seal the lock with that entry as its
+// anchor and write it atomically. A failure after the run writes "promote-failed" and no lock.
 #include "govern/promotion.hpp"
-
-#include <cstdlib>
 
 #include "eval/accuracy.hpp"
 #include "eval/fingerprint.hpp"
+#include "govern/actor_identity.hpp"
 #include "govern/governed_setup.hpp"
+#include "govern/lock_seal.hpp"
 #include "govern/regression_run.hpp"
 #include "spec/build_inputs.hpp"
 #include "routetune/error.hpp"
 #include "store/study_store.hpp"
 #include "util/files.hpp"
+#include "util/output_path.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -31,6 +34,14 @@ struct StudyEvidence {
     Route route;
     std::int64_t route_id = 0;
     std::int64_t default_id = 0;
+    std::string winner;     ///< the study's confirmed winner ("" when none)
+};
+
+// Who promotes, settled before anything runs.
+struct Promoter {
+    std::optional<LockSigner> signer;
+    std::string owner;
+    ActorIdentity actor;
 };
 
 StudyEvidence read_evidence(const PromoteRequest& request) {
@@ -52,6 +63,7 @@ StudyEvidence read_evidence(const PromoteRequest& request) {
     evidence.header = *header;
     auto outcome = store->read_outcome();
     evidence.outcome = outcome ? std::string(to_string(outcome->outcome)) : "unfinished";
+    if (outcome && outcome->winner) evidence.winner = outcome->winner->to_string();
     if (request.route) {
         evidence.route = Route::parse(*request.route);
     } else if (outcome && outcome->winner) {
@@ -98,8 +110,24 @@ void fill_inputs(Lock& lock, const Spec& spec, const RegressionOutcome& run, con
     }
 }
 
+// The checks that must pass before anything is built: a registry that can be read, and who
+// promotes (a signing key's principal, else the real uid's account, else --owner).
+Promoter check_before_running(const PromoteRequest& request, const StudyEvidence& evidence) {
+    registered_locks(evidence.anchor);
+    Promoter promoter;
+    promoter.actor = current_actor();
+    if (!request.sign_key.empty()) {
+        if (request.allowed_signers.empty())
+            throw UsageError("--sign " + request.sign_key.string() +
+                             " needs --allowed-signers FILE (git's format), which names the key's principal");
+        promoter.signer = establish_signer(request.sign_key, request.allowed_signers);
+    }
+    promoter.owner = lock_owner(request.owner, promoter.signer ? promoter.signer->principal : "", promoter.actor);
+    return promoter;
+}
+
 Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const StudyEvidence& evidence,
-               const RegressionOutcome& run, const fs::path& artifact) {
+               const RegressionOutcome& run, const fs::path& artifact, const Promoter& promoter) {
     Lock lock;
     lock.route = evidence.route.to_string();
     AppliedRoute applied = setup.adapter->apply(evidence.route, setup.catalog);
@@ -130,9 +158,11 @@ Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const 
     e.min_gain = setup.spec.timing.min_gain;
     e.builds = run.builds;
     e.runs = run.runs;
+    e.winner = evidence.winner;
+    e.overrides_winner = lock.route != evidence.winner;
     fill_inputs(lock, setup.spec, run, request.lock);
-    const char* user = std::getenv("USER");
-    lock.owner = !request.owner.empty() ? request.owner : (user ? user : "");
+    lock.owner = promoter.owner;
+    lock.signer = promoter.signer ? promoter.signer->principal : "";
     lock.reason = request.reason;
     lock.promoted_at = iso8601_utc_now();
     lock.review_after_days = request.review_after_days;
@@ -149,11 +179,43 @@ fs::path keep_artifact(const fs::path& store, const RegressionOutcome& run) {
     return target;
 }
 
+// Registers, logs "promoted" (the anchor) and writes the sealed lock; on any failure logs
+// "promote-failed" and rethrows, leaving no lock behind.
+void write_promoted_lock(const PromoteRequest& request, const StudyEvidence& evidence, const Promoter& promoter,
+                         Lock& lock, AuditEntry done) {
+    try {
+        register_lock(evidence.anchor, request.lock);
+        done.evidence["lock_body_sha256"] = lock_body_sha256(lock);
+        done.result = "lock written: " + request.lock.string();
+        if (promoter.signer) {
+            done.evidence["account"] = promoter.actor.name;
+            done.actor = promoter.signer->principal;
+        }
+        AuditAppend written = append_audit_entry(request.audit, request.lock, done);
+        seal_lock(lock, written, request.lock, promoter.signer ? &*promoter.signer : nullptr);
+        write_lock(request.lock, lock);
+    } catch (const std::exception& e) {
+        AuditEntry failed = make_audit_entry("promote-failed", request.lock.string(), request.audit.command);
+        failed.evidence = done.evidence;
+        failed.proposed = done.proposed;
+        failed.result = std::string("no lock written: ") + e.what();
+        try {
+            append_audit_entry(request.audit, request.lock, failed);
+        } catch (const std::exception&) {
+            // the failure being rethrown says more than this one
+        }
+        throw;
+    }
+}
+
 }  // namespace
 
 PromoteResult promote(const PromoteRequest& request) {
-    if (request.lock.empty()) throw UsageError("promote " + request.store.redacted() + ": --lock FILE is required (where the lock is written)");
+    if (request.lock.empty())
+        throw UsageError("promote " + request.store.redacted() + ": --lock FILE is required (where the lock is written)");
+    check_output_path(request.lock, "--lock", is_lock_file);  // a new file or a lock; never a link, device or other file
     StudyEvidence evidence = read_evidence(request);
+    Promoter promoter = check_before_running(request, evidence);
     GovernedSetup setup = governed_setup(evidence.header.spec_path);
     if (setup.spec.sha256 != evidence.header.spec_sha256)
         throw UsageError(setup.spec.file.string() + ": the spec changed since the study in " + evidence.where +
@@ -163,7 +225,9 @@ PromoteResult promote(const PromoteRequest& request) {
     nlohmann::json consulted{{"store", evidence.where},
                              {"store_sha256", evidence.store_sha},
                              {"evaluation_ids", {evidence.default_id, evidence.route_id}},
-                             {"study_outcome", evidence.outcome}};
+                             {"study_outcome", evidence.outcome},
+                             {"winner", evidence.winner},
+                             {"overrides_winner", evidence.route.to_string() != evidence.winner}};
     AuditEntry proposed = make_audit_entry("promote-proposed", request.lock.string(), request.audit.command);
     proposed.evidence = consulted;
     proposed.proposed = evidence.route.to_string();
@@ -188,14 +252,10 @@ PromoteResult promote(const PromoteRequest& request) {
         append_audit_entry(request.audit, request.lock, done);
         return result;
     }
-    result.lock = make_lock(request, setup, evidence, run, keep_artifact(evidence.anchor, run));
-    write_lock(request.lock, result.lock);
-    register_lock(evidence.anchor, request.lock);
-    result.promoted = true;
-    done.evidence["lock_sha256"] = sha256_file(request.lock).value_or("");
+    result.lock = make_lock(request, setup, evidence, run, keep_artifact(evidence.anchor, run), promoter);
     done.evidence["speedup"] = {run.confirmation->speedup, run.confirmation->ci_low, run.confirmation->ci_high};
-    done.result = "lock written: " + request.lock.string();
-    append_audit_entry(request.audit, request.lock, done);
+    write_promoted_lock(request, evidence, promoter, result.lock, done);
+    result.promoted = true;
     return result;
 }
 

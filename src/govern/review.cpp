@@ -6,9 +6,8 @@
 
 #include <sstream>
 
-#include "eval/fingerprint.hpp"
 #include "govern/governed_setup.hpp"
-#include "govern/lock_use.hpp"
+#include "govern/lock_seal.hpp"
 #include "routetune/error.hpp"
 #include "store/store_location.hpp"
 #include "util/files.hpp"
@@ -46,11 +45,35 @@ void judge_gain(const Lock& lock, const RegressionOutcome& run, ReviewResult& re
     }
 }
 
+// The environment, then (when unchanged) the fresh builds and A/B, judged.
+void judge(const Lock& lock, const LockStanding& standing, const fs::path& lock_file, bool rerun, ReviewResult& result) {
+    result.differences = standing.differences;
+    if (!result.differences.empty()) {
+        result.recommendation = "re-tune";
+        for (const auto& d : result.differences)
+            result.reasons.push_back("changed since promotion: " + d.field + ": " + d.locked + " -> " + d.current);
+        return;
+    }
+    RegressionOptions options;
+    options.check_cases = rerun;
+    result.run = rerun_lock(lock, lock_file, options);
+    bool cases_failed = false;
+    for (const auto& c : result.run->cases) cases_failed = cases_failed || c.status != Status::Ok;
+    if (cases_failed) {
+        result.recommendation = "retire";
+        result.reasons = result.run->failures;
+    } else {
+        judge_gain(lock, *result.run, result);
+    }
+}
+
 }  // namespace
 
-ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarget& audit) {
-    LockUse use = judge_lock_use(lock_file, *make_system_probe());
-    Lock lock = readable_lock(use);
+ReviewResult review_lock(const LockStanding& standing, const fs::path& lock_file, const ReviewOptions& options) {
+    Lock lock = *standing.lock;
+    if (!lock.signature.empty() && !options.signer)
+        throw UsageError(lock_file.string() + " is signed by " + lock.signer +
+                         "; review rewrites it: give --sign KEY with --allowed-signers FILE");
     bool database = is_postgres_url(lock.evidence.store);
     std::string store = database ? lock.evidence.store : path_from_lock(lock.evidence.store, lock_file).string();
     if (!database && !fs::is_regular_file(store))
@@ -58,24 +81,7 @@ ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarge
                          "); the evidence behind the lock cannot be reviewed");
     ReviewResult result;
     std::string store_sha = database ? "" : sha256_file(store).value_or("");
-    result.differences = use.differences;
-    if (use.refusal == LockRefusal::Stale) {
-        result.recommendation = "re-tune";
-        for (const auto& d : result.differences)
-            result.reasons.push_back("changed since promotion: " + d.field + ": " + d.locked + " -> " + d.current);
-    } else {
-        RegressionOptions options;
-        options.check_cases = rerun;
-        result.run = rerun_lock(lock, lock_file, options);
-        bool cases_failed = false;
-        for (const auto& c : result.run->cases) cases_failed = cases_failed || c.status != Status::Ok;
-        if (cases_failed) {
-            result.recommendation = "retire";
-            result.reasons = result.run->failures;
-        } else {
-            judge_gain(lock, *result.run, result);
-        }
-    }
+    judge(lock, standing, lock_file, options.rerun, result);
     if (database)
         result.reasons.push_back("note: the evidence is study '" + lock.evidence.study + "' in PostgreSQL (" + store +
                                  "); review does not read the database, so whether it changed since promotion is not checked");
@@ -90,19 +96,26 @@ ReviewResult review_lock(const fs::path& lock_file, bool rerun, const AuditTarge
         lock.last_review.speedup_ci_high = result.run->confirmation->ci_high;
     }
     if (result.recommendation == "keep") lock.review_by = date_after_days(lock.review_after_days);
+    if (options.signer) lock.signer = options.signer->principal;
     result.review_by = lock.review_by;
-    write_lock(lock_file, lock);
-    AuditEntry entry = make_audit_entry("review", lock_file.string(), audit.command);
-    entry.evidence = {{"store", store}, {"store_sha256", store_sha},
-                      {"lock_sha256", sha256_file(lock_file).value_or("")}, {"rerun", rerun}};
+    AuditEntry entry = make_audit_entry("review", lock_file.string(), options.command);
+    entry.evidence = {{"store", store}, {"store_sha256", store_sha}, {"lock_body_sha256", lock_body_sha256(lock)},
+                      {"rerun", options.rerun}};
+    if (options.signer) {
+        entry.evidence["account"] = entry.actor;
+        entry.actor = options.signer->principal;
+    }
     if (result.run) {
         entry.evidence["builds"] = result.run->builds;
         entry.evidence["runs"] = result.run->runs;
     }
     entry.proposed = {{"recommendation", result.recommendation}, {"reasons", result.reasons}};
     entry.result = result.recommendation == "keep" ? "kept; review date moved to " + lock.review_by
-                                                   : "recommended " + result.recommendation + "; lock left in place";
-    append_audit_entry(audit, lock_file, entry);
+                                                   : "recommended " + result.recommendation + "; lock left in force";
+    AuditAppend written = append_audit_entry(standing.audit_log, entry);
+    seal_lock(lock, written, lock_file, options.signer ? &*options.signer : nullptr);
+    write_lock(lock_file, lock);
+    result.overrides = override_rate(standing.audit_log);
     return result;
 }
 

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "govern/governed_setup.hpp"
-#include "govern/lock_use.hpp"
+#include "govern/lock_standing.hpp"
 #include "spec/build_inputs.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
@@ -43,6 +43,12 @@ public:
 private:
     SystemProbe& inner_;
 };
+
+nlohmann::json difference_list(const std::vector<Difference>& differences) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& d : differences) list.push_back({{"field", d.field}, {"locked", d.locked}, {"current", d.current}});
+    return list;
+}
 
 bool has_gpu_keys(const std::map<std::string, std::string>& values) {
     auto it = values.lower_bound("gpu.");
@@ -117,9 +123,9 @@ std::string describe(const Difference& difference) {
 }
 
 nlohmann::json difference_evidence(const fs::path& lock_file, const std::vector<Difference>& differences) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& d : differences) list.push_back({{"field", d.field}, {"locked", d.locked}, {"current", d.current}});
-    return {{"lock", lock_file.string()}, {"lock_sha256", sha256_file(lock_file).value_or("")}, {"differences", list}};
+    return {{"lock", lock_file.string()},
+            {"lock_file_sha256", sha256_file(lock_file).value_or("")},
+            {"differences", difference_list(differences)}};
 }
 
 RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const RegressionOptions& options) {
@@ -131,15 +137,14 @@ RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const 
     return outcome;
 }
 
-Verification verify_lock(const LockUse& use, const fs::path& lock_file, bool rerun) {
-    const Lock& lock = readable_lock(use);
+Verification verify_lock(const LockStanding& standing, const fs::path& lock_file, bool rerun) {
     Verification result;
-    result.differences = use.differences;
-    result.warnings = use.notes;
-    if (use.refusal == LockRefusal::Stale) {
-        result.verdict = "stale";
-        return result;
-    }
+    result.verdict = to_string(standing.state);
+    result.differences = standing.differences;
+    result.tampering = standing.tampering;
+    result.warnings = standing.notes;
+    if (standing.state != LockState::Usable) return result;
+    const Lock& lock = *standing.lock;
     if (rerun) {
         result.rerun = rerun_lock(lock, lock_file, RegressionOptions{});
         if (!result.rerun->passed()) {
@@ -147,7 +152,6 @@ Verification verify_lock(const LockUse& use, const fs::path& lock_file, bool rer
             return result;
         }
     }
-    result.verdict = "valid";
     if (!lock.review_by.empty() && lock.review_by < iso8601_utc_now().substr(0, 10)) {
         result.verdict = "review-due";
         result.warnings.push_back("the review date " + lock.review_by + " has passed: run `routetune review " +
@@ -156,14 +160,19 @@ Verification verify_lock(const LockUse& use, const fs::path& lock_file, bool rer
     return result;
 }
 
-std::string verification_json(const Verification& verification, const Lock& lock, const fs::path& lock_file) {
-    nlohmann::json differences = difference_evidence(lock_file, verification.differences)["differences"];
+std::string verification_json(const Verification& verification, const LockStanding& standing, const fs::path& lock_file) {
+    const Lock* lock = standing.lock ? &*standing.lock : nullptr;
+    bool trusted = lock && standing.state != LockState::Tampered;
     nlohmann::json out{{"verdict", verification.verdict},
                        {"lock", lock_file.string()},
-                       {"route", lock.route},
-                       {"review_by", lock.review_by},
-                       {"differences", differences},
+                       {"route", trusted ? nlohmann::json(lock->route) : nlohmann::json(nullptr)},
+                       {"review_by", trusted ? nlohmann::json(lock->review_by) : nlohmann::json(nullptr)},
+                       {"differences", difference_list(verification.differences)},
+                       {"tampering", difference_list(verification.tampering)},
                        {"warnings", verification.warnings}};
+    if (!standing.signer.empty()) out["signer"] = standing.signer;
+    if (trusted && lock->is_retired())
+        out["retired"] = {{"time", lock->retired.time}, {"actor", lock->retired.actor}, {"reason", lock->retired.reason}};
     if (verification.rerun) {
         out["failures"] = verification.rerun->failures;
         if (const auto& c = verification.rerun->confirmation)

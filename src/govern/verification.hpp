@@ -18,8 +18,6 @@
 
 namespace routetune {
 
-struct LockUse;
-
 /// One field that differs between the lock and now.
 struct Difference {
     std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "input.src/kernel.c", "artifact.sha256", ...
@@ -27,10 +25,13 @@ struct Difference {
     std::string current;  ///< "(absent)" when the environment has none
 };
 
+struct LockStanding;
+
 /// The verdict on a lock.
 struct Verification {
-    std::string verdict;                     ///< "valid", "review-due", "stale", "regressed"
+    std::string verdict;                     ///< "valid", "review-due", "stale", "regressed", "tampered", "retired"
     std::vector<Difference> differences;     ///< when stale
+    std::vector<Difference> tampering;       ///< when tampered
     std::vector<std::string> warnings;       ///< e.g. the review date has passed
     std::optional<RegressionOutcome> rerun;  ///< with rerun
 };
@@ -48,18 +49,18 @@ std::string describe(const Difference& difference);
 /// An audit entry's evidence for a check of lock_file: the lock's sha256 and the differences.
 nlohmann::json difference_evidence(const std::filesystem::path& lock_file, const std::vector<Difference>& differences);
 
-/// Verifies the lock use judged (govern/lock_use.hpp; its lock read from lock_file; UsageError
-/// when it could not be read): stale when anything differs; else regressed when rerun finds a
-/// failing case or no confirmed gain; else review-due past the review date; else valid.
-Verification verify_lock(const LockUse& use, const std::filesystem::path& lock_file, bool rerun);
+/// Verifies the lock standing judged (assess_lock of lock_file): tampered, retired or stale as it
+/// says (nothing is rerun then); else regressed when rerun finds a failing case or no confirmed
+/// gain; else review-due past the review date; else valid. standing must be readable().
+Verification verify_lock(const LockStanding& standing, const std::filesystem::path& lock_file, bool rerun);
 
 /// Runs lock's route through the regression set and the A/B, building in a scratch folder that
 /// is removed afterwards.
 RegressionOutcome rerun_lock(const Lock& lock, const std::filesystem::path& lock_file, const RegressionOptions& options);
 
-/// The verification as JSON: verdict, lock, route, differences [{field, locked, current}],
-/// warnings, and (after a rerun) failures and the fresh speedup.
-std::string verification_json(const Verification& verification, const Lock& lock,
+/// The verification as JSON: verdict, lock, route, differences and tampering [{field, locked,
+/// current}], warnings, retired (when retired), and (after a rerun) failures and the fresh speedup.
+std::string verification_json(const Verification& verification, const LockStanding& standing,
                               const std::filesystem::path& lock_file);
 
 }  // namespace routetune

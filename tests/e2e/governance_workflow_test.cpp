@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/cli_harness.hpp"
+#include "e2e/governance_harness.hpp"
+#include "govern/lock_seal.hpp"
 #include "util/files.hpp"
 
 namespace routetune::e2e {
@@ -14,31 +16,16 @@ namespace {
 
 using nlohmann::json;
 
-void write_wrapper(const fs::path& folder, int version) {
-    fs::path wrapper = folder / "cc-wrapper";
-    ASSERT_TRUE(write_file(wrapper, "#!/bin/sh\n# a compiler wrapper, release " + std::to_string(version) +
-                                        "\nif [ \"$1\" = --version ]; then\n  gcc --version | sed '1s/^gcc/gcc-wrapper-" +
-                                        std::to_string(version) + "/'\n  exit 0\nfi\nexec gcc \"$@\"\n"));
-    fs::permissions(wrapper, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
-}
-
-// A scratch copy of examples/governance whose spec builds with ./cc-wrapper.
-fs::path scratch_example() {
-    fs::path folder = make_scratch_folder(fs::temp_directory_path(), "routetune-governance-") / "governance";
-    fs::copy(fs::path(ROUTETUNE_SOURCE_DIR) / "examples" / "governance", folder, fs::copy_options::recursive);
-    std::string spec = *read_file(folder / "spec.toml");
-    spec.replace(spec.find("path = \"gcc\""), 12, "path = \"./cc-wrapper\"");
-    EXPECT_TRUE(write_file(folder / "spec.toml", spec));
-    write_wrapper(folder, 1);
-    return folder;
-}
-
-std::vector<json> audit_entries(const fs::path& file) {
-    std::vector<json> entries;
-    std::string text = read_file(file).value_or("");
-    for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-        entries.push_back(json::parse(text.substr(start, end - start)));
-    return entries;
+// A review that moved the lock's review date into the past: the lock re-sealed through the
+// library, anchored at a "review" entry, as `routetune review` would have left it (a hand edit of
+// the date is tampering: lock_trust_test).
+void review_in_the_past(const fs::path& lock_file) {
+    Lock lock = read_lock(lock_file);
+    lock.review_by = "2000-01-01";
+    AuditEntry entry = make_audit_entry("review", lock_file.string(), {"routetune", "review"});
+    entry.evidence = {{"lock_body_sha256", lock_body_sha256(lock)}};
+    seal_lock(lock, append_audit_entry(default_audit_path(lock_file), entry), lock_file, nullptr);
+    write_lock(lock_file, lock);
 }
 
 // Configures examples/cmake_flags against the installed package with the lock in dir.
@@ -54,7 +41,7 @@ CliResult cmake_helper(const fs::path& dir, bool fallback) {
 }
 
 TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAndKeepsTheLockedArtifact) {
-    fs::path dir = scratch_example();
+    fs::path dir = scratch_example(true);
     CliResult tuned = run_cli({"tune", "spec.toml", "--keep-artifacts", "--json"}, dir);
     ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
     json summary = json::parse(tuned.out);
@@ -112,8 +99,7 @@ TEST(GovernanceWorkflow, RefusesFastMathPromotesTheSafeRouteVerifiesFallsBackAnd
     EXPECT_EQ(configured.exit_code, 0) << configured.out << configured.err;
     EXPECT_NE(configured.out.find("routetune: kernel uses route '-O=3' (lock): -O3"), std::string::npos) << configured.out;
 
-    lock["review_by"] = "2000-01-01";
-    ASSERT_TRUE(write_file(dir / "routetune.lock.json", lock.dump(2)));
+    review_in_the_past(dir / "routetune.lock.json");
     CliResult due = run_cli({"verify", "routetune.lock.json", "--json"}, dir);
     EXPECT_EQ(due.exit_code, 0);
     EXPECT_EQ(json::parse(due.out).at("verdict"), "review-due");

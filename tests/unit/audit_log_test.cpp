@@ -1,11 +1,19 @@
 // The audit log's hash chain: concurrent writers from several processes keep it whole, and a
-// one-byte edit anywhere in any entry is found at that entry.
+// one-byte edit anywhere in any entry is found at that entry. The file rules: a torn last line is
+// ended before the next entry (never merged into it) and named by the chain check, the last line
+// is found whatever its length, and links and non-regular files are refused. The actor is the
+// account of the real uid; $USER is only a claim.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "govern/actor_identity.hpp"
+#include "govern/audit_file.hpp"
 #include "govern/audit_log.hpp"
+#include "routetune/error.hpp"
 #include "util/files.hpp"
+#include "util/sha256.hpp"
 
 namespace routetune {
 namespace {
@@ -85,6 +93,86 @@ TEST(AuditLog, AOneByteEditOfAnyEntryIsFoundAtThatEntry) {
     auto broken = verify_audit_chain(removed);
     ASSERT_TRUE(broken);
     EXPECT_EQ(broken->line, 1u);
+}
+
+TEST(AuditLog, ATornLastLineIsEndedBeforeTheNextEntryAndNamedByTheChainCheck) {
+    fs::path log = scratch_log();
+    for (int i = 0; i < 3; ++i) append_audit_entry(log, make_audit_entry("action-" + std::to_string(i), "lock", {"t"}));
+    std::string whole = *read_file(log);
+    std::string torn = whole.substr(0, whole.size() - 40);  // a writer cut short inside its line
+    ASSERT_TRUE(write_file(log, torn));
+    AuditAppend written = append_audit_entry(log, make_audit_entry("after", "lock", {"t"}));
+    ASSERT_TRUE(written.torn_offset.has_value());
+    std::size_t torn_start = torn.rfind('\n') + 1;
+    EXPECT_EQ(*written.torn_offset, torn_start);
+    EXPECT_EQ(written.torn_bytes, torn.size() - torn_start);
+    std::string text = *read_file(log);
+    EXPECT_EQ(text.substr(0, torn.size() + 1), torn + "\n");
+    EXPECT_EQ(written.offset, torn.size() + 1);
+    std::vector<nlohmann::json> entries = parse_audit_lines(text);
+    ASSERT_EQ(entries.size(), 3u) << "the entry after the torn line was swallowed";
+    EXPECT_EQ(entries.back().at("action"), "after");
+    EXPECT_EQ(entries.back().at("prev_sha256"), sha256_hex(torn.substr(torn_start)));
+    EXPECT_EQ(entries.back().at("evidence").at("audit_torn_line").at("offset"), torn_start);
+    auto broken = verify_audit_chain(text);
+    ASSERT_TRUE(broken);
+    EXPECT_EQ(broken->line, 3u);
+    EXPECT_NE(broken->message.find("torn"), std::string::npos) << broken->message;
+}
+
+TEST(AuditLog, TheLastLineIsFoundWhateverItsLengthAndLinesAreReadAtTheirOffsets) {
+    fs::path log = scratch_log();
+    std::string big(4u << 20, 'x');
+    ASSERT_TRUE(write_file(log, "first\n" + big + "\n"));
+    auto file = AuditFile::open_to_read(log);
+    ASSERT_TRUE(file);
+    auto last = file->last_line();
+    ASSERT_TRUE(last);
+    EXPECT_EQ(last->offset, 6u);
+    EXPECT_TRUE(last->text == big) << "last line of " << last->text.size() << " bytes";
+    EXPECT_TRUE(last->complete);
+    EXPECT_EQ(file->line_at(0)->text, "first");
+    EXPECT_FALSE(file->line_at(3)) << "offset 3 is not a line start";
+    EXPECT_TRUE(file->line_at(6)->text == big);
+    EXPECT_EQ(file->line_before(6)->text, "first");
+    ASSERT_TRUE(write_file(log, big));
+    auto one_line = AuditFile::open_to_read(log)->last_line();
+    EXPECT_EQ(one_line->offset, 0u);
+    EXPECT_FALSE(one_line->complete);
+    EXPECT_EQ(one_line->text.size(), big.size());
+}
+
+TEST(AuditLog, LinksAndFilesThatAreNotRegularAreRefused) {
+    fs::path log = scratch_log();
+    fs::path target = log.parent_path() / "target.txt";
+    ASSERT_TRUE(write_file(target, "precious\n"));
+    fs::create_symlink(target, log);
+    EXPECT_THROW(append_audit_entry(log, make_audit_entry("x", "lock", {"t"})), UsageError);
+    EXPECT_THROW(AuditFile::open_to_read(log), UsageError);
+    EXPECT_EQ(*read_file(target), "precious\n");
+    fs::path fifo = log.parent_path() / "fifo.audit.jsonl";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_THROW(append_audit_entry(fifo, make_audit_entry("x", "lock", {"t"})), UsageError);
+    EXPECT_THROW(AuditFile::open_to_read(fifo), UsageError);
+    EXPECT_FALSE(AuditFile::open_to_read(log.parent_path() / "absent.jsonl"));
+}
+
+TEST(AuditActor, TheRealUidsAccountActsAndUserIsOnlyAClaim) {
+    ActorIdentity root = actor_for(0, "mallory");
+    EXPECT_EQ(root.name, "root");
+    EXPECT_EQ(root.claim, "mallory");
+    EXPECT_TRUE(root.established);
+    EXPECT_EQ(actor_for(0, "root").claim, "");
+    EXPECT_EQ(actor_for(0, "").claim, "");
+    ActorIdentity nobody = actor_for(4000000000u, nullptr);
+    EXPECT_FALSE(nobody.established);
+    EXPECT_EQ(nobody.name, "uid 4000000000");
+    EXPECT_EQ(lock_owner(std::nullopt, "", root), "root");
+    EXPECT_EQ(lock_owner(std::nullopt, "alice@example.org", root), "alice@example.org");
+    EXPECT_EQ(lock_owner(std::string("ci"), "", nobody), "ci");
+    EXPECT_THROW(lock_owner(std::nullopt, "", nobody), UsageError);
+    EXPECT_THROW(lock_owner(std::string(""), "", root), UsageError);
+    EXPECT_THROW(lock_owner(std::string("  "), "", root), UsageError);
 }
 
 }  // namespace

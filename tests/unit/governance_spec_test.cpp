@@ -225,10 +225,11 @@ TEST(GovernanceLock, RoundTripsAndRefusesAnotherSchemaVersionNamingTheFile) {
     ASSERT_TRUE(write_file(dir / "x.lock.json", text));
     try {
         read_lock(dir / "x.lock.json");
-        FAIL() << "a version 1 lock (without the build's inputs) was read";
+        FAIL() << "a version 1 lock (no seal, no build inputs) was read";
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("x.lock.json: lock schema version 1"), std::string::npos) << e.what();
     }
+    EXPECT_TRUE(is_lock_file(dir / "x.lock.json")) << "promote may replace a lock of another version";
     ASSERT_TRUE(write_file(dir / "y.lock.json", "{\"schema_version\": " + std::to_string(kLockSchemaVersion) + "}"));
     EXPECT_THROW(read_lock(dir / "y.lock.json"), UsageError);
 }

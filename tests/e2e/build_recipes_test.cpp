@@ -139,6 +139,30 @@ TEST_F(MakeRecipe, StopsWhenTheLockIsStaleAndRebuildsTheDefaultRouteOnFallback) 
     EXPECT_EQ(last_compile_env(dir_), "TILE=unset");
 }
 
+// `routetune retire` is the shutdown path: the lock stays with its evidence and every recipe
+// builds the default route, with no fallback asked for, each use logged.
+CliResult retire(const fs::path& dir) {
+    return run_cli({"retire", kLock, "--reason", "the kernel was rewritten"}, dir);
+}
+
+TEST_F(MakeRecipe, ARetiredLockBuildsTheDefaultRouteWithoutFallback) {
+    ASSERT_EQ(make({}).exit_code, 0);
+    CliResult retired = retire(dir_);
+    ASSERT_EQ(retired.exit_code, 0) << retired.out << retired.err;
+    CliResult built = make({});
+    ASSERT_EQ(built.exit_code, 0) << built.out << built.err;
+    std::string switches = recorded_switches(dir_ / "kernel");
+    EXPECT_TRUE(has_switch(switches, "-O2")) << "the retired route's kernel was rebuilt at the default: " << switches;
+    EXPECT_FALSE(has_switch(switches, "-O3")) << switches;
+    EXPECT_EQ(last_compile_env(dir_), "TILE=unset");
+    nlohmann::json entry = last_audit_entry(dir_ / (kLock + ".audit.jsonl"));
+    EXPECT_EQ(entry["action"], "flags") << entry.dump();
+    EXPECT_NE(entry["result"].get<std::string>().find("retired"), std::string::npos) << entry.dump();
+    CliResult verified = run_cli({"verify", kLock}, dir_);
+    EXPECT_EQ(verified.exit_code, 0) << verified.err;
+    EXPECT_EQ(verified.out.rfind("retired: ", 0), 0u) << "verify must not call a retired lock valid: " << verified.out;
+}
+
 // The routetune package installed once for this program's CMake tests.
 const fs::path& installed_prefix() {
     static const fs::path prefix = [] {
@@ -218,6 +242,21 @@ TEST_F(CmakeRecipe, WithFallbackARemovedLockBuildsTheSpecsDefaultRouteNeverAConf
     CliResult no_spec = configure("no-spec", {"-DFALLBACK=ON"});
     EXPECT_NE(no_spec.exit_code, 0) << "a missing lock without SPEC has no default route to give";
     EXPECT_NE(squeezed(no_spec.err).find("give --spec SPEC"), std::string::npos) << no_spec.err;
+}
+
+TEST_F(CmakeRecipe, ARetiredLockRebuildsTheDefaultRouteOnTheNextBuildWithoutFallback) {
+    CliResult configured = configure("build", {});
+    ASSERT_EQ(configured.exit_code, 0) << configured.out << configured.err;
+    ASSERT_EQ(build("build").exit_code, 0);
+    EXPECT_TRUE(has_switch(recorded_switches(dir_ / "build" / "kernel"), "-O3"));
+    CliResult retired = retire(dir_);
+    ASSERT_EQ(retired.exit_code, 0) << retired.out << retired.err;
+    CliResult built = build("build");
+    ASSERT_EQ(built.exit_code, 0) << built.out << built.err;
+    std::string switches = recorded_switches(dir_ / "build" / "kernel");
+    EXPECT_TRUE(has_switch(switches, "-O2")) << "the configured tree rebuilt at the default route: " << switches;
+    EXPECT_FALSE(has_switch(switches, "-O3")) << switches;
+    EXPECT_EQ(last_compile_env(dir_), "TILE=unset");
 }
 
 TEST_F(CmakeRecipe, StopsTheConfigureWhenRoutetuneIsNotInstalled) {

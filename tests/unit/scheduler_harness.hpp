@@ -35,7 +35,8 @@ protected:
         evaluator = bench.evaluator();
         store = StudyStore::open(bench.paths.cache);
         keeper = std::make_unique<ArtifactKeeper>(bench.paths, true, 3);
-        ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0);
+        ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0,
+                                               [this](const Evaluation& e) { return evaluator->run_identity(e); });
         ledger->load();
         expression = bench.expression(routes);
         strategy = make_strategy(search, expression, StrategyOptions{});

@@ -47,8 +47,10 @@ int main(void) {
 }
 )";
 
-/// run.sh: logs the sha256 of the binary it runs, then runs it.
+/// run.sh: logs the sha256 of the binary it runs, sleeps $RUN_SLEEP_S when set (a slow run, so
+/// that two workers' measurements would overlap), then runs it.
 inline constexpr const char* kCountingRun = R"(sha256sum "$1" | cut -c1-64 >> "$(dirname "$0")/runs.log"
+[ -z "${RUN_SLEEP_S:-}" ] || sleep "$RUN_SLEEP_S"
 exec "$1"
 )";
 
@@ -122,16 +124,18 @@ inline KnobStudy prepare() {
     return s;
 }
 
-/// The spec: fast mode over the identical knobs and the changing one, runs through run.sh.
-inline std::string spec_text(const KnobStudy& s) {
-    std::string routes;
-    for (const Flip& f : s.identical) routes += f.knob + "=[on|off] ";  // fast tries the value away from -O2's
-    routes += s.changing.knob + "=[on|off]";
+/// The spec, runs through run.sh: mode over routes, by default fast mode over the identical
+/// knobs and the changing one.
+inline std::string spec_text(const KnobStudy& s, const std::string& mode = "fast", std::string routes = "") {
+    if (routes.empty()) {
+        for (const Flip& f : s.identical) routes += f.knob + "=[on|off] ";  // fast tries the value away from -O2's
+        routes += s.changing.knob + "=[on|off]";
+    }
     return "name = \"sameas\"\n[compiler]\nadapter = \"gcc\"\nbase = [\"-O2\"]\n"
            "[build]\ncommand = [\"{compiler}\", \"{flags}\", \"matmul.c\", \"-o\", \"{artifact}\"]\n"
            "[run]\ncommand = [\"sh\", \"{spec_dir}/run.sh\", \"{artifact}\"]\n"
            "[timing]\nwarmup = " + std::to_string(kWarmup) + "\nrepeats = " + std::to_string(kRepeats) +
-           "\nmin_gain = 10\n[[case]]\nname = \"m\"\n[search]\nmode = \"fast\"\nroutes = \"" + routes + "\"\n";
+           "\nmin_gain = 10\n[[case]]\nname = \"m\"\n[search]\nmode = \"" + mode + "\"\nroutes = \"" + routes + "\"\n";
 }
 
 /// The route fast mode evaluates for f.

@@ -128,5 +128,34 @@ TEST(SameArtifactPg, TwoWorkerThreadsRunEachArtifactOnce) {
     remove_tree_quietly(setup.dir);
 }
 
+// Two candidates build one binary other than the default's (the changing knob alone, and with
+// an identical knob beside it) while two worker threads evaluate them: the second built waits
+// for the first's measurement (each run sleeps, so the two would overlap) and takes its answer.
+TEST(SameArtifactPg, ACandidateWhoseTwinAnotherWorkerMeasuresWaitsForItsAnswer) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    using namespace routetune::e2e;
+    KnobStudy setup = prepare();
+    ASSERT_FALSE(setup.identical.empty());
+    std::string routes = setup.changing.knob + "=[on|off] " + setup.identical.front().knob + "=[on|off]";
+    write_file(setup.dir / "sameas.toml", spec_text(setup, "full", routes));
+    CliResult r = run_cli({"tune", "sameas.toml", "--store", url, "--jobs", "2", "--json"}, setup.dir,
+                          {{"RUN_SLEEP_S", "0.4"}}, 240);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::map<std::string, int> runs = runs_by_sha(setup.dir);
+    EXPECT_EQ(runs.size(), 2u);
+    for (const auto& [sha, n] : runs) EXPECT_EQ(n, kWarmup + kRepeats) << sha << ": measured once";
+    nlohmann::json summary = nlohmann::json::parse(r.out);
+    std::vector<std::pair<std::string, std::string>> unrolled;  // route, same_as: the changed binary's builds
+    for (const auto& e : summary.at("evaluations")) {
+        std::string route = e.at("route").get<std::string>();
+        if (route.find(route_of(setup.changing)) != std::string::npos) unrolled.emplace_back(route, e.value("same_as", ""));
+    }
+    ASSERT_EQ(unrolled.size(), 2u) << summary.dump(1);
+    bool first_measured = unrolled[0].second.empty() && unrolled[1].second == unrolled[0].first;
+    bool second_measured = unrolled[1].second.empty() && unrolled[0].second == unrolled[1].first;
+    EXPECT_TRUE(first_measured || second_measured) << "one measured, the other its answer: " << summary.dump(1);
+    remove_tree_quietly(setup.dir);
+}
+
 }  // namespace
 }  // namespace routetune

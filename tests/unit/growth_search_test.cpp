@@ -195,5 +195,35 @@ TEST(GrowthSearch, GroupsAnsweredByTheirBasesArtifactAddNoMeasurement) {
     EXPECT_EQ(space.route(grown).get(slow), "on") << slow << " is within the default's one noisy measurement";
 }
 
+// A swap answered by its base's own artifact (-e=v1 and -e=v2 build one binary here) is not
+// slower at all, whatever the base's filtered estimate says: it takes the knob's place, where
+// a swap read against the estimate (1% above it here) would be refused.
+TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
+    std::vector<Axis> extra{axis("-e", {"v0", "v1", "v2"}, "v0")};
+    SearchSpace space(expression(20, extra));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        GrowthSearch growth(space, dims, seed);
+        SearchHistory history;
+        history.observations.push_back(ok(Route{}, 1.0));
+        std::optional<Observation> first_e;  // the one measurement of -e's artifact
+        while (history.observations.size() < 60) {
+            auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+            if (points.empty()) break;
+            Route route = space.route(points.front());
+            bool e_set = route.get("-e") && *route.get("-e") != "v0";
+            if (e_set && !first_e) first_e = ok(route, 1.01);
+            Observation obs = e_set ? *first_e : history.observations.front();
+            obs.same_as = obs.route == route ? "" : measured_as(obs);
+            obs.route = route;
+            history.observations.push_back(obs);
+        }
+        ASSERT_TRUE(first_e.has_value());
+        Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+        EXPECT_NE(space.route(grown).get("-e"), first_e->route.get("-e")) << "seed " << seed << ": the swap took its place";
+    }
+}
+
 }  // namespace
 }  // namespace routetune

@@ -119,6 +119,19 @@ TEST_F(SchedulerHarness, ATwinThatFailedItsRunsAnswersWithItsFailure) {
     EXPECT_EQ(runs_by_artifact(bench.runner)["-a=1"], 1u) << "the failing run is not repeated for the twin";
 }
 
+TEST_F(SchedulerHarness, AtTheTimeLimitABuiltTwinIsAnsweredNotLeftPending) {
+    Budget budget = routes_budget(100);
+    budget.time_limit_s = 4.5;  // builds start at 0, 1.3, 2.6 and 3.9 s; the last ends at 4.9 s
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, budget);
+    executor->cancellable = false;
+    bench.runner.routes["-a=3"].artifact = "";
+    ASSERT_TRUE(run_study());
+    ASSERT_EQ(of_kind(true).back().route, "-a=3");
+    ASSERT_NE(committed("-a=3"), nullptr) << "built past the limit: its answer costs no run";
+    EXPECT_EQ(committed("-a=3")->same_as, "(default)");
+    EXPECT_EQ(measured_routes(of_kind(false)).count("-a=3"), 0u);
+}
+
 // An adapter whose routes travel as an environment value (as Inductor's do): one artifact.
 class EnvironmentAdapter : public fake::FlagAdapter {
 public:

@@ -81,6 +81,13 @@ fs::path report_html(const std::vector<std::string>& stores, const fs::path& out
     return out;
 }
 
+// One page comparing two recorded GPU studies (both with confirmations), in a fresh folder.
+fs::path gpu_comparison_page() {
+    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-html-");
+    fs::path gpu = fs::path(ROUTETUNE_SOURCE_DIR) / "docs" / "gpu";
+    return report_html({(gpu / "cuda_gemm.sqlite").string(), (gpu / "inductor_mlp.sqlite").string()}, dir / "compare.html");
+}
+
 TEST(HtmlBrowser, CpuStudyWithEveryFailureDrawsEveryChart) {
     REQUIRE_CHROMIUM();
     fs::path specs = scratch_specs();
@@ -97,10 +104,7 @@ TEST(HtmlBrowser, CpuStudyWithEveryFailureDrawsEveryChart) {
 
 TEST(HtmlBrowser, GpuStudiesComparedOnOnePage) {
     REQUIRE_CHROMIUM();
-    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-html-");
-    fs::path gpu = fs::path(ROUTETUNE_SOURCE_DIR) / "docs" / "gpu";
-    fs::path page = report_html({(gpu / "cuda_gemm.sqlite").string(), (gpu / "inductor_mlp.sqlite").string()},
-                                dir / "compare.html");
+    fs::path page = gpu_comparison_page();
     std::string html = read_file(page).value_or("");
     EXPECT_EQ(count(html, "data-chart=\"compare-progress\""), 1u);
     EXPECT_EQ(count(html, "<section class=\"study\""), 2u);
@@ -128,10 +132,7 @@ std::string canvas_attribute(const std::string& dom, const std::string& id, cons
 // counts the drawn points by their fill).
 TEST(HtmlBrowser, OutcomeLineFirstAndTheCurveMarksConfirmedPoints) {
     REQUIRE_CHROMIUM();
-    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-html-");
-    fs::path gpu = fs::path(ROUTETUNE_SOURCE_DIR) / "docs" / "gpu";
-    fs::path page = report_html({(gpu / "cuda_gemm.sqlite").string(), (gpu / "inductor_mlp.sqlite").string()},
-                                dir / "compare.html");
+    fs::path page = gpu_comparison_page();
     std::string html = read_file(page).value_or("");
     auto start = html.find("<script type=\"application/json\" id=\"study-data\">");
     ASSERT_NE(start, std::string::npos);

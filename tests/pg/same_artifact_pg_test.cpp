@@ -32,6 +32,15 @@ Evaluation measured(const char* route, const std::string& sha) {
     return e;
 }
 
+// Study "q" with -a=1 and -a=2 queued.
+void queue_two_routes(const std::string& url) {
+    StudyStore::open(StoreLocation(url, "q"))->write_header(header());
+    WorkQueue coordinator(url, "coordinator", "here");
+    ASSERT_TRUE(coordinator.attach("q"));
+    coordinator.enqueue(Route::parse("-a=1"), "full");
+    coordinator.enqueue(Route::parse("-a=2"), "full");
+}
+
 TEST(SameArtifactPg, SameAsRoundTripsAndAnOlderSchemaIsUpgraded) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
     {
@@ -58,11 +67,7 @@ TEST(SameArtifactPg, SameAsRoundTripsAndAnOlderSchemaIsUpgraded) {
 
 TEST(SameArtifactPg, OneCandidateMeasuresAnArtifactAndTheOthersWaitForItsAnswer) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
-    StudyStore::open(StoreLocation(url, "q"))->write_header(header());
-    WorkQueue coordinator(url, "coordinator", "here");
-    ASSERT_TRUE(coordinator.attach("q"));
-    coordinator.enqueue(Route::parse("-a=1"), "full");
-    coordinator.enqueue(Route::parse("-a=2"), "full");
+    queue_two_routes(url);
     WorkQueue first(url, "w1", "here"), second(url, "w2", "here");
     ASSERT_TRUE(first.attach("q"));
     ASSERT_TRUE(second.attach("q"));
@@ -88,11 +93,7 @@ TEST(SameArtifactPg, OneCandidateMeasuresAnArtifactAndTheOthersWaitForItsAnswer)
 
 TEST(SameArtifactPg, AClaimWhoseHolderLostItsLeaseIsTakenOver) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
-    StudyStore::open(StoreLocation(url, "q"))->write_header(header());
-    WorkQueue coordinator(url, "coordinator", "here");
-    ASSERT_TRUE(coordinator.attach("q"));
-    coordinator.enqueue(Route::parse("-a=1"), "full");
-    coordinator.enqueue(Route::parse("-a=2"), "full");
+    queue_two_routes(url);
     WorkQueue dying(url, "w1", "here"), waiting(url, "w2", "here");
     ASSERT_TRUE(dying.attach("q"));
     ASSERT_TRUE(waiting.attach("q"));

@@ -94,11 +94,7 @@ TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
 // The outcome line opens the study; an unconfirmed figure says so; a twin's row says what it
 // equals; the best-so-far curve's points say whether their best route was confirmed.
 TEST(HtmlReport, TheOutcomeComesFirstAndUnconfirmedFiguresAreMarked) {
-    StudySummary s = testing::sample_summary();
-    Evaluation twin = *s.default_evaluation;
-    twin.route = Route::parse("-fgcse-sm=on");
-    twin.same_as = "(default)";
-    s.evaluations.push_back(twin);
+    StudySummary s = testing::sample_with_default_twin();
     std::string page = html_report(s, "");
     auto outcome = page.find("<p class=\"outcome\" data-outcome=\"improved\">improved: -O=3 is 1.25× as fast");
     ASSERT_NE(outcome, std::string::npos);

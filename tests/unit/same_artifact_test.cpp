@@ -32,6 +32,14 @@ std::set<std::string> measured_routes(const std::vector<Interval>& measurements)
     return routes;
 }
 
+Evaluation ok_evaluation(const char* route, double median_s) {
+    Evaluation e;
+    e.route = Route::parse(route);
+    e.status = Status::Ok;
+    e.timing = summarize({median_s, median_s, median_s});
+    return e;
+}
+
 void expect_same_figures(const Evaluation& a, const Evaluation& b) {
     EXPECT_EQ(a.status, b.status);
     EXPECT_EQ(a.timing.samples_s, b.timing.samples_s);
@@ -73,8 +81,7 @@ TEST_F(SchedulerHarness, AnArtifactMeasuredBeforeAnswersItsTwinsWhichAreNeverRun
 }
 
 TEST_F(SchedulerHarness, OnLanesATwinStillMeasuringAnswersTheCandidateThatWaitedForIt) {
-    bench.spec.timing.source = "reported";
-    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    use_reported_timing();
     start(kSixCandidates, SchedulerOptions{4, 2, true}, routes_budget(100));
     bench.runner.fallback.build_s = 0.1;
     bench.runner.fallback.run_s = 1;
@@ -248,13 +255,8 @@ TEST(SameArtifact, AnAnswerKeepsWhatTheCandidateDidAndTakesTheTwinsFigures) {
 }
 
 TEST(SameArtifact, ATwinsAnswerIsNeverConfirmedOnItsOwn) {
-    Evaluation d;
-    d.status = Status::Ok;
-    d.timing = summarize({1.0, 1.0, 1.0});
-    Evaluation fast;
-    fast.route = Route::parse("-a=1");
-    fast.status = Status::Ok;
-    fast.timing = summarize({0.5, 0.5, 0.5});
+    Evaluation d = ok_evaluation("", 1.0);
+    Evaluation fast = ok_evaluation("-a=1", 0.5);
     Evaluation twin = same_as_twin(fast, fast);
     twin.route = Route::parse("-a=2");
     auto picked = confirmation_candidates({d, fast, twin}, d, 0.02, 3);
@@ -265,13 +267,8 @@ TEST(SameArtifact, ATwinsAnswerIsNeverConfirmedOnItsOwn) {
 TEST(SameArtifact, AnAnswersFolderGoesItsTwinsHoldsTheArtifact) {
     fake::StudyBench bench;
     ArtifactKeeper keeper(bench.paths, false, 3);
-    Evaluation d;
-    d.status = Status::Ok;
-    d.timing = summarize({1.0, 1.0, 1.0});
-    Evaluation twin;
-    twin.route = Route::parse("-a=1");
-    twin.status = Status::Ok;
-    twin.timing = summarize({0.5, 0.5, 0.5});
+    Evaluation d = ok_evaluation("", 1.0);
+    Evaluation twin = ok_evaluation("-a=1", 0.5);
     Evaluation answer = same_as_twin(twin, twin);
     answer.route = Route::parse("-a=2");
     for (const Route& route : {twin.route, answer.route}) {

@@ -44,6 +44,12 @@ protected:
         scheduler = std::make_unique<Scheduler>(*executor, *strategy, *ledger, budget, bench.clock, options);
     }
 
+    // Reported timing (a metrics file per run): measurements may overlap builds and use lanes.
+    void use_reported_timing() {
+        bench.spec.timing.source = "reported";
+        bench.spec.run.command = {"{artifact}", "{metrics}"};
+    }
+
     // The default route, then the search; false when interrupted.
     bool run_study() {
         if (!ledger->default_evaluation()) {

@@ -61,11 +61,7 @@ TEST(SummaryJson, MatchesTheDesignLayoutExactly) {
 // The speedup is the default's median over the evaluation's (0.02 / 0.016 here); a twin's answer
 // carries same_as and its twin's figures, so a twin of the default is exactly 1, never a gain.
 TEST(SummaryJson, EveryEvaluationHasItsSpeedupAndATwinNamesWhatItEquals) {
-    StudySummary s = testing::sample_summary();
-    Evaluation twin = *s.default_evaluation;
-    twin.route = Route::parse("-fgcse-sm=on");
-    twin.same_as = "(default)";
-    s.evaluations.push_back(twin);
+    StudySummary s = testing::sample_with_default_twin();
     Json json = summary_to_json(s, "");
     const Json& fast = json.at("evaluations").at(2);
     EXPECT_DOUBLE_EQ(fast.at("speedup").get<double>(), 0.02 / 0.016);

@@ -119,18 +119,13 @@ TEST(ReportRows, OkSortedByTimeThenFailuresByStatus) {
 // A summary where a route faster in the search was not confirmed, one that was confirmed, and
 // two answered by byte-identical twins (of the default, of the confirmed route).
 StudySummary twins_summary() {
-    StudySummary s = testing::sample_summary();
+    StudySummary s = testing::sample_with_default_twin();
     Evaluation lucky = testing::evaluation("-O=1", "fast", Status::Ok);
     lucky.timing = testing::timing(0.01, 0.0095, 0.0105);  // 2× in the search, never confirmed
-    Evaluation same_default = *s.default_evaluation;
-    same_default.route = Route::parse("-fgcse-sm=on");
-    same_default.phase = "fast";
-    same_default.same_as = "(default)";
     Evaluation same_winner = s.evaluations[2];  // -O=3's figures
     same_winner.route = Route::parse("-O=3 -fgcse-sm=on");
     same_winner.same_as = "-O=3";
     s.evaluations.push_back(lucky);
-    s.evaluations.push_back(same_default);
     s.evaluations.push_back(same_winner);
     return s;
 }

@@ -51,6 +51,10 @@ struct Evaluation {
     std::string finished_at;
     std::string worker;               ///< scale-out: the worker that evaluated it ("" when local)
     std::string host;                 ///< scale-out: that worker's host ("" when local)
+    /// The route whose artifact and run environment this one's are, as reports print it
+    /// ("(default)" for the default): it was not run, its status, cases and timing are that
+    /// evaluation's; "" when it was measured itself.
+    std::string same_as;
 };
 
 }  // namespace routetune

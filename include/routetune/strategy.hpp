@@ -25,7 +25,13 @@ struct Observation {
     double median_s = 0;    ///< meaningful when status is Ok
     double ci_low_s = 0;
     double ci_high_s = 0;
+    std::string same_as;    ///< as Evaluation::same_as: the figures are that route's, not a measurement of its own
 };
+
+/// The route whose measurement obs's figures are, as reports print it ("(default)" for the
+/// default route): obs.same_as, or obs's own route. Two observations with the same answer
+/// are one artifact run once: their difference is no effect, never a gain.
+std::string measured_as(const Observation& obs);
 
 /// The evaluations so far, in the order they finished; the default route's among them.
 struct SearchHistory {

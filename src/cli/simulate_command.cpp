@@ -18,6 +18,7 @@
 #include "routetune/spec.hpp"
 #include "search/sim/simulation.hpp"
 #include "store/study_store.hpp"
+#include "study/study_ledger.hpp"
 
 namespace routetune::cli {
 
@@ -73,8 +74,7 @@ int run(const SimulateOptions& options) {
     std::vector<Observation> record;
     for (const Evaluation& evaluation : store->evaluations(CaseRows::Skip)) {
         if (evaluation.status == Status::Pending) continue;
-        record.push_back({evaluation.route, evaluation.status, evaluation.timing.median_s,
-                          evaluation.timing.ci_low_s, evaluation.timing.ci_high_s});
+        record.push_back(observe(evaluation));
     }
     Expression expression = study_expression(options, header, record);
     SimulationOptions simulation;

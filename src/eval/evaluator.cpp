@@ -23,6 +23,7 @@
 
 #include "eval/accuracy.hpp"
 #include "eval/case_judgement.hpp"
+#include "eval/run_identity.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
 #include "util/files.hpp"
@@ -200,6 +201,11 @@ std::optional<BuiltCandidate> Evaluator::reuse(const Evaluation& e) const {
     if (e.artifact_sha256.empty() || sha256_file(built.artifact).value_or("") != e.artifact_sha256) return std::nullopt;
     built.environment = adapter_.apply(e.route, catalog_).environment;
     return built;
+}
+
+std::string Evaluator::run_identity(const Evaluation& e) const {
+    if (e.artifact_sha256.empty()) return "";
+    return routetune::run_identity(e.artifact_sha256, adapter_.apply(e.route, catalog_));
 }
 
 double Evaluator::build_timeout(std::string* reason) const {

@@ -75,6 +75,11 @@ public:
     /// and unchanged (same sha256), else nullopt (the caller rebuilds).
     std::optional<BuiltCandidate> reuse(const Evaluation& e) const;
 
+    /// What e's runs would be (eval/run_identity.hpp): its artifact with its route's environment
+    /// and files; two evaluations with the same identity need one measurement. "" when e has
+    /// no artifact.
+    std::string run_identity(const Evaluation& e) const;
+
     /// Runs every case (warm-ups, then repeats; a component-failure case once, untimed), judges
     /// each case's first run against baseline (eval/case_judgement.hpp; no accuracy check for a
     /// case without a reference), and fills status, cases and timing. record, when given, receives each case's first output and wall times.

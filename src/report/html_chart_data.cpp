@@ -1,6 +1,8 @@
 // Computes each chart's series from the summary. The progress curve follows finish order:
 // after every finished evaluation, the default's median over the fastest ok median so far
-// (1 until the default is timed). A route's speedup interval divides the default's median by
+// (1 until the default is timed), each point marked confirmed when that fastest route was
+// re-measured in the confirmation (or is the default). Routes answered by a byte-identical
+// twin (same_as) were not run, so the route and sample charts leave them out. A route's speedup interval divides the default's median by
 // the ends of the route's own 95% interval, so it shows how sure the route's timing is; the
 // confirmation's interval is the interleaved bootstrap's. Failures are counted per phase and
 // status, ok included, so the chart shows what share of each phase failed.
@@ -51,24 +53,30 @@ double default_median(const StudySummary& summary) {
     return d && d->status == Status::Ok && has_timing(d->timing) ? d->timing.median_s : 0;
 }
 
+// [build, speedup, confirmed]: confirmed is false while the best so far is a route other than
+// the default that the confirmation did not re-measure.
 Json progress(const StudySummary& summary, double reference) {
     Json points = Json::array();
-    double best = INFINITY;
+    const Evaluation* best = nullptr;
     std::size_t build = 0;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
         ++build;
-        if (e.status == Status::Ok && has_timing(e.timing) && e.timing.median_s > 0) best = std::min(best, e.timing.median_s);
-        double speedup = reference > 0 && std::isfinite(best) ? reference / best : 1.0;
-        points.push_back({build, speedup});
+        if (e.status == Status::Ok && has_timing(e.timing) && e.timing.median_s > 0 &&
+            (best == nullptr || e.timing.median_s < best->timing.median_s))
+            best = &e;
+        double speedup = reference > 0 && best ? reference / best->timing.median_s : 1.0;
+        bool at_default = best == nullptr || best->route.empty() || best->same_as == display_route(Route{});
+        points.push_back({build, speedup, at_default || confirmation_of(summary, best->route) != nullptr});
     }
     return points;
 }
 
+// The measured ok evaluations (same_as ones were not run: their twin is among these), fastest first.
 std::vector<const Evaluation*> fastest_ok(const StudySummary& summary) {
     std::vector<const Evaluation*> ok;
     for (const auto& e : summary.evaluations)
-        if (e.status == Status::Ok && has_timing(e.timing) && e.timing.median_s > 0) ok.push_back(&e);
+        if (e.status == Status::Ok && e.same_as.empty() && has_timing(e.timing) && e.timing.median_s > 0) ok.push_back(&e);
     std::stable_sort(ok.begin(), ok.end(), [](const Evaluation* a, const Evaluation* b) {
         return a->timing.median_s < b->timing.median_s;
     });

@@ -39,7 +39,8 @@ constexpr std::string_view kStyle =
     ".chart{position:relative;width:100%;margin:.5em 0 0}"
     ".caption{color:#555;font-size:.9em;margin:.2em 0 1.5em}"
     ".warning{background:#fff4e0;border-left:4px solid #ef6c00;padding:.4em .8em}"
-    "#page-errors{color:#b00020}section.study{border-top:2px solid #ddd;margin-top:2em}";
+    "#page-errors{color:#b00020}section.study{border-top:2px solid #ddd;margin-top:2em}"
+    "p.outcome{font-size:1.15em;font-weight:600;margin:.5em 0 1em}td.unconfirmed{color:#777;font-style:italic}";
 
 std::string json_for_script(const nlohmann::json& value) {
     std::string text = value.dump();

@@ -1,7 +1,8 @@
 // The report's own JavaScript, kept apart from the C++ that writes the page. The chart script
 // finds every <canvas data-chart="KIND" data-study="I">, builds a Chart.js configuration for
 // KIND from study I's JSON and draws it without animation; a small plugin marks the canvas
-// once its pixels are painted and draws reference lines (speedup 1). Labels are arrays of
+// once its pixels are painted (and, on a best-so-far curve, counts its confirmed and
+// unconfirmed points by the fill they were drawn with) and draws reference lines (speedup 1). Labels are arrays of
 // lines (whole routes, wrapped server-side), so Chart.js prints them on several lines. The
 // script is kept in four pieces (set-up, generic charts, a study's charts, drawing), joined
 // once.
@@ -51,6 +52,23 @@ std::string_view setup_js() {
     build_timeout: '#6d4c41', run_failed: '#ef6c00', run_crashed: '#5e35b1', run_timeout: '#546e7a', pending: '#9e9e9e'};
   var palette = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#5d4037', '#ad1457'];
   var drawnCount = 0;
+  var hollow = '#ffffff';
+
+  // Counts the drawn points of a best-so-far curve by the fill they were drawn with (filled:
+  // confirmed, hollow: unconfirmed) into data-confirmed-points and data-unconfirmed-points.
+  function markPoints(chart) {
+    var confirmed = 0, unconfirmed = 0;
+    chart.data.datasets.forEach(function (dataset, i) {
+      chart.getDatasetMeta(i).data.forEach(function (point, j) {
+        var raw = dataset.data[j];
+        if (!raw || raw.confirmed === undefined || !point.options) return;
+        if (point.options.backgroundColor === hollow) unconfirmed++; else confirmed++;
+      });
+    });
+    if (confirmed + unconfirmed === 0) return;
+    chart.canvas.setAttribute('data-confirmed-points', String(confirmed));
+    chart.canvas.setAttribute('data-unconfirmed-points', String(unconfirmed));
+  }
 
   var marker = {
     id: 'routetuneMarker',
@@ -78,6 +96,7 @@ std::string_view setup_js() {
       if (painted === 0) return;
       canvas.setAttribute('data-drawn', 'true');
       canvas.setAttribute('data-painted', String(painted));
+      markPoints(chart);
       drawnCount++;
       document.body.setAttribute('data-drawn', String(drawnCount));
     }
@@ -125,18 +144,29 @@ std::string_view basic_charts_js() {
     };
   }
 
+  // Best-so-far curves: a point whose best route was confirmed is filled, an unconfirmed one
+  // hollow and grey, on a dashed grey step.
   function progressChart(studies) {
     return {
       type: 'line',
       data: {datasets: studies.map(function (s, i) {
-        return {label: s.study + ' (' + s.search + ')', stepped: true, pointRadius: 0, borderWidth: 2,
-                borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length],
-                data: s.progress.map(function (p) { return {x: p[0], y: p[1]}; })};
+        var colour = palette[i % palette.length];
+        var points = s.progress.map(function (p) { return {x: p[0], y: p[1], confirmed: p[2] !== false}; });
+        function confirmedAt(index) { return points[index] && points[index].confirmed; }
+        return {label: s.study + ' (' + s.search + ')', stepped: true, borderWidth: 2, pointRadius: 3,
+                borderColor: colour, backgroundColor: colour, data: points,
+                pointBackgroundColor: function (ctx) { return confirmedAt(ctx.dataIndex) ? colour : hollow; },
+                pointBorderColor: function (ctx) { return confirmedAt(ctx.dataIndex) ? colour : '#9e9e9e'; },
+                segment: {borderColor: function (ctx) { return confirmedAt(ctx.p0DataIndex) ? colour : '#9e9e9e'; },
+                          borderDash: function (ctx) { return confirmedAt(ctx.p0DataIndex) ? [] : [5, 4]; }}};
       })},
       options: {
         scales: {x: {type: 'linear', title: title('builds (evaluations finished)')},
-                 y: {title: title('best speedup so far (\u00d7 default)')}},
-        plugins: {routetuneMarker: oneAt('y'), legend: {display: studies.length > 1}}
+                 y: {title: title('best speedup so far (\u00d7 default; hollow: unconfirmed)')}},
+        plugins: {routetuneMarker: oneAt('y'), legend: {display: studies.length > 1},
+                  tooltip: {callbacks: {label: function (item) {
+                    return times(item.raw.y) + (item.raw.confirmed ? ' (confirmed route or the default)' : ' (unconfirmed, search phase)');
+                  }}}}
       }
     };
   }

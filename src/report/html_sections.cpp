@@ -54,15 +54,21 @@ std::string header_table(const StudySummary& summary) {
 
 std::string charts(const StudySummary& summary, std::size_t index) {
     std::string out = html_chart("progress", index, 300, "Best speedup over builds",
-                                 "The default's median over the fastest ok median found so far, after each finished evaluation.");
+                                 "The default's median over the fastest ok median found so far, after each finished "
+                                 "evaluation: search-phase figures. A filled point's best route was confirmed (re-measured "
+                                 "interleaved with the default; its confirmed speedup is in the Confirmation chart); a "
+                                 "hollow point on a dashed line is unconfirmed.");
     std::vector<std::string> ok_routes, sample_routes;
     for (const auto& row : report_rows(summary))
-        if (row.status == Status::Ok && row.time_s && ok_routes.size() < ChartLimits{}.routes) ok_routes.push_back(row.route);
+        if (row.status == Status::Ok && row.time_s && row.same_as.empty() && ok_routes.size() < ChartLimits{}.routes)
+            ok_routes.push_back(row.route);
     if (summary.default_evaluation && has_timing(summary.default_evaluation->timing) && !ok_routes.empty()) {
-        out += html_chart("routes", index, rows_height(ok_routes, 10), "Speedup of each ok route",
+        out += html_chart("routes", index, rows_height(ok_routes, 10), "Search-phase speedup of each ok route (unconfirmed)",
                           "Fastest " + std::to_string(ok_routes.size()) +
-                              " ok routes: the default's median over the route's median (dot) and over the ends of the "
-                              "route's 95% interval (bar). The dashed line is the default.");
+                              " ok routes as the search measured them (unconfirmed: the confirmed figures are in the "
+                              "Confirmation chart): the default's median over the route's median (dot) and over the "
+                              "ends of the route's 95% interval (bar). The dashed line is the default. Routes whose "
+                              "artifact is byte-identical to one measured before were not run again and are not shown.");
         sample_routes.push_back("(default)");
         for (const auto& r : ok_routes)
             if (r != "(default)" && sample_routes.size() <= ChartLimits{}.samples) sample_routes.push_back(r);
@@ -113,12 +119,13 @@ std::string confirmation_table(const StudySummary& summary) {
 std::string evaluations_table(const StudySummary& summary, std::string_view metric) {
     std::string loss_title = metric.empty() ? "loss" : "loss (" + std::string(metric) + ")";
     std::string out = "<h3>Evaluations</h3>\n<table>\n<tr><th>#</th><th>route</th><th>status</th><th>time (ms)</th>"
-                      "<th>vs default</th><th>" + escape_html(loss_title) + "</th><th>message</th></tr>\n";
+                      "<th>vs default</th><th>confirmed</th><th>" + escape_html(loss_title) + "</th><th>message</th></tr>\n";
     for (const auto& row : report_rows(summary)) {
-        out += "<tr class=\"" + row_class(row.status) + "\">" + html_cell(std::to_string(row.rank), "num") +
-               html_cell(row.route, "route") + html_cell(to_string(row.status)) +
-               html_cell(row.time_s ? format_ms(*row.time_s) : "-", "num") +
-               html_cell(row.vs_default ? format_speedup(*row.vs_default) : "-", "num") +
+        std::string confirmed = format_confirmed(row);
+        out += "<tr class=\"" + row_class(row.status) + (row.same_as.empty() ? "" : " same-as") + "\">" +
+               html_cell(std::to_string(row.rank), "num") + html_cell(row.route, "route") + html_cell(to_string(row.status)) +
+               html_cell(row.time_s ? format_ms(*row.time_s) : "-", "num") + html_cell(format_vs_default(row), "num") +
+               html_cell(confirmed, confirmed == "unconfirmed" ? "num unconfirmed" : "num") +
                html_cell(row.max_loss ? format_loss(*row.max_loss) : "-", "num") + html_cell(row.message) + "</tr>\n";
     }
     out += "</table>\n<h3>Counts</h3>\n<table>\n<tr><th>status</th><th>count</th></tr>\n";
@@ -144,7 +151,9 @@ std::string html_study_section(const HtmlStudy& study, std::size_t index, bool s
                                         summary.search + ")"
                                   : "Study " + summary.study;
     std::string out = "<section class=\"study\" id=\"study-" + std::to_string(index) + "\">\n<h2>" +
-                      escape_html(heading) + "</h2>\n" + header_table(summary);
+                      escape_html(heading) + "</h2>\n<p class=\"outcome\" data-outcome=\"" +
+                      std::string(to_string(summary.outcome)) + "\">" + escape_html(outcome_text(summary)) + "</p>\n" +
+                      header_table(summary);
     out += charts(summary, index);
     out += confirmation_table(summary);
     out += evaluations_table(summary, study.metric);

@@ -31,14 +31,15 @@ std::string markdown_report(const StudySummary& summary, std::string_view metric
     }
     out += "\n## Evaluations\n\n";
     std::string loss_title = metric.empty() ? "loss" : "loss (" + std::string(metric) + ")";
-    out += "| # | route | status | time (ms) | vs default | " + escape_markdown(loss_title) +
+    out += "| # | route | status | time (ms) | vs default | confirmed | " + escape_markdown(loss_title) +
            " | message |\n";
-    out += "| ---: | --- | --- | ---: | ---: | ---: | --- |\n";
+    out += "| ---: | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
     for (const auto& row : report_rows(summary)) {
         out += "| " + std::to_string(row.rank) + " | " + escape_markdown(row.route) + " | " +
                escape_markdown(to_string(row.status)) + " | " +
                (row.time_s ? format_ms(*row.time_s) : "-") + " | " +
-               format_vs_default(row) + " | " +
+               (row.same_as.empty() ? format_vs_default(row) : escape_markdown(format_vs_default(row))) + " | " +
+               format_confirmed(row) + " | " +
                (row.max_loss ? format_loss(*row.max_loss) : "-") + " | " +
                escape_markdown(row.message) + " |\n";
     }

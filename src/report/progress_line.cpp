@@ -75,7 +75,7 @@ std::string format_progress(const ProgressCounters& c) {
     if (c.best_speedup) {
         char buffer[64];
         std::snprintf(buffer, sizeof buffer, "%.2f×", *c.best_speedup);
-        out += std::string(", best ") + buffer;
+        out += std::string(", best ") + buffer + " unconfirmed";
     }
     out += ", " + format_duration(c.elapsed_s) + " elapsed";
     if (c.total > 0 && c.done > 0 && c.done < c.total) {

@@ -27,7 +27,7 @@ struct ProgressCounters {
 /// best = the largest default median / median over ok non-default routes, elapsed = wall_s.
 ProgressCounters progress_counters(const StudySummary& summary);
 
-/// "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23×, 1m05s elapsed,
+/// "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23× unconfirmed, 1m05s elapsed,
 /// ~2m32s left"; the time left (elapsed / done × remaining) needs a known total and done > 0.
 std::string format_progress(const ProgressCounters& counters);
 

@@ -1,6 +1,9 @@
-// Builds report rows: ok evaluations are sorted by median time (stable, ties by route text),
-// the others are bucketed by status in the fixed report order, keeping finish order inside a
-// bucket. The worst loss treats NaN as worse than any number, since NaN always fails.
+// Builds report rows: ok evaluations are sorted with the confirmed routes first (re-measured
+// interleaved with the default: the only figures the outcome rests on), then by median time
+// (stable, ties by route text); the others are bucketed by status in the fixed report order,
+// keeping finish order inside a bucket. The worst loss treats NaN as worse than any number,
+// since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE", never a
+// speedup.
 #include "report/report_row.hpp"
 
 #include "report/case_classes.hpp"
@@ -54,23 +57,35 @@ std::optional<double> worst_loss(const Evaluation& evaluation) {
     return worst;
 }
 
-ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& default_s, const Route& reference) {
+ReportRow make_row(const Evaluation& evaluation, const StudySummary& summary, const Route& reference) {
     ReportRow row;
     row.route = route_against(evaluation.route, reference);
     row.phase = evaluation.phase;
     row.status = evaluation.status;
+    row.same_as = evaluation.same_as;
+    row.reference = summary.default_evaluation && evaluation.route == summary.default_evaluation->route;
     if (has_timing(evaluation.timing)) {
         row.time_s = evaluation.timing.median_s;
-        const TimingSummary& t = evaluation.timing;
-        if (default_s && t.median_s > 0) {
-            row.vs_default = *default_s / t.median_s;
-            if (t.ci_low_s > 0 && t.ci_high_s >= t.ci_low_s)
-                row.vs_default_ci = std::make_pair(*default_s / t.ci_high_s, *default_s / t.ci_low_s);
+        if (auto speedup = speedup_vs_default(evaluation, summary)) {
+            row.vs_default = speedup->value;
+            row.vs_default_ci = speedup->ci95;
         }
     }
+    if (const Confirmation* c = confirmation_of(summary, evaluation.route); c && !row.reference) row.confirmation = *c;
     row.max_loss = worst_loss(evaluation);
     row.message = one_line(evaluation.message);
     return row;
+}
+
+// Confirmed rows first, highest confirmed speedup first; then by median.
+bool ok_row_before(const ReportRow& a, const ReportRow& b) {
+    if (a.confirmation.has_value() != b.confirmation.has_value()) return a.confirmation.has_value();
+    if (a.confirmation && a.confirmation->speedup != b.confirmation->speedup)
+        return a.confirmation->speedup > b.confirmation->speedup;
+    double ta = a.time_s.value_or(INFINITY);
+    double tb = b.time_s.value_or(INFINITY);
+    if (ta != tb) return ta < tb;
+    return a.route < b.route;
 }
 
 }  // namespace
@@ -88,26 +103,32 @@ std::string route_against(const Route& route, const Route& reference) {
     return text.empty() ? "(default)" : text;
 }
 
+std::optional<SpeedupFigure> speedup_vs_default(const Evaluation& evaluation, const StudySummary& summary) {
+    const auto& d = summary.default_evaluation;
+    const TimingSummary& t = evaluation.timing;
+    if (!d || !has_timing(d->timing) || !has_timing(t) || t.median_s <= 0) return std::nullopt;
+    double default_s = d->timing.median_s;
+    SpeedupFigure figure;
+    figure.value = default_s / t.median_s;
+    if (t.ci_low_s > 0 && t.ci_high_s >= t.ci_low_s) figure.ci95 = std::make_pair(default_s / t.ci_high_s, default_s / t.ci_low_s);
+    return figure;
+}
+
+const Confirmation* confirmation_of(const StudySummary& summary, const Route& route) {
+    for (const auto& c : summary.confirmations)
+        if (c.route == route) return &c;
+    return nullptr;
+}
+
 std::vector<ReportRow> report_rows(const StudySummary& summary) {
     Route reference = summary.default_evaluation ? summary.default_evaluation->route : Route();
-    std::optional<double> default_s;
-    if (summary.default_evaluation && has_timing(summary.default_evaluation->timing)) {
-        default_s = summary.default_evaluation->timing.median_s;
-    }
     std::vector<ReportRow> rows;
     for (Status status : report_status_order()) {
         std::vector<ReportRow> group;
         for (const auto& evaluation : summary.evaluations) {
-            if (evaluation.status == status) group.push_back(make_row(evaluation, default_s, reference));
+            if (evaluation.status == status) group.push_back(make_row(evaluation, summary, reference));
         }
-        if (status == Status::Ok) {
-            std::stable_sort(group.begin(), group.end(), [](const ReportRow& a, const ReportRow& b) {
-                double ta = a.time_s.value_or(INFINITY);
-                double tb = b.time_s.value_or(INFINITY);
-                if (ta != tb) return ta < tb;
-                return a.route < b.route;
-            });
-        }
+        if (status == Status::Ok) std::stable_sort(group.begin(), group.end(), ok_row_before);
         rows.insert(rows.end(), group.begin(), group.end());
     }
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i].rank = i + 1;
@@ -130,13 +151,48 @@ std::string format_ms(double seconds) {
     return buffer;
 }
 
-std::string format_vs_default(const ReportRow& row) {
-    if (!row.vs_default) return "-";
-    std::string text = format_speedup(*row.vs_default);
-    if (!row.vs_default_ci) return text;
+namespace {
+
+std::string speedup_with_interval(double value, const std::optional<std::pair<double, double>>& ci) {
+    std::string text = format_speedup(value);
+    if (!ci) return text;
     char buffer[96];
-    std::snprintf(buffer, sizeof buffer, " [%.2f, %.2f]", row.vs_default_ci->first, row.vs_default_ci->second);
+    std::snprintf(buffer, sizeof buffer, " [%.2f, %.2f]", ci->first, ci->second);
     return text + buffer;
+}
+
+}  // namespace
+
+std::string format_vs_default(const ReportRow& row) {
+    if (!row.same_as.empty()) return "= " + row.same_as;
+    if (!row.vs_default) return "-";
+    return speedup_with_interval(*row.vs_default, row.vs_default_ci);
+}
+
+std::string format_confirmed(const ReportRow& row) {
+    if (row.confirmation)
+        return speedup_with_interval(row.confirmation->speedup, std::make_pair(row.confirmation->ci_low, row.confirmation->ci_high));
+    if (!row.vs_default || row.reference || !row.same_as.empty()) return "-";
+    return "unconfirmed";
+}
+
+std::string outcome_text(const StudySummary& summary) {
+    std::string outcome(to_string(summary.outcome));
+    std::string why = summary.message.empty() ? "" : " (" + one_line(summary.message) + ")";
+    if (summary.winner) {
+        const Confirmation& w = *summary.winner;
+        if (!std::isfinite(w.speedup)) return outcome + ": " + display_route(w.route) + why;
+        return outcome + ": " + display_route(w.route) + " is " + format_speedup(w.speedup) + " as fast as the default, 95% CI [" +
+               format_speedup(w.ci_low) + ", " + format_speedup(w.ci_high) + "], confirmed interleaved with the default" + why;
+    }
+    switch (summary.outcome) {
+        case Outcome::DefaultStays:
+            return outcome + ": no route was confirmed faster than the default" + why +
+                   "; every speedup marked unconfirmed is a search-phase figure";
+        case Outcome::Unfinished:
+            return outcome + ": nothing is confirmed yet; every speedup shown is a search-phase figure, unconfirmed";
+        default: return outcome + why;
+    }
 }
 
 std::string artifact_split_text(const StudySummary& summary) {

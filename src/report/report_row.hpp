@@ -1,5 +1,6 @@
 // What every human report (table, Markdown, HTML) shows of a study, computed once: the rows
-// in display order and the numbers formatted the same way in every format.
+// in display order and the numbers formatted the same way in every format; the per-evaluation
+// speedup, which the JSON summary shows too.
 #pragma once
 
 #include <array>
@@ -25,6 +26,16 @@ struct ReportRow {
     std::optional<std::pair<double, double>> vs_default_ci;  ///< default median / the ends of this route's 95% interval
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
     std::string message;                ///< one line
+    std::string same_as;                ///< the route whose artifact it is (Evaluation::same_as); "" when unique
+    bool reference = false;             ///< the default's own row
+    std::optional<Confirmation> confirmation;  ///< its interleaved re-measurement, when it was confirmed
+};
+
+/// A speedup against the default: the default's median over the evaluation's, and the
+/// default's median over the ends of the evaluation's 95% interval.
+struct SpeedupFigure {
+    double value = 1;
+    std::optional<std::pair<double, double>> ci95;
 };
 
 /// One labelled line of a report's header, as plain text.
@@ -39,8 +50,16 @@ const std::array<Status, 10>& report_status_order();
 /// True when the timing holds a measurement (samples, or a positive median).
 bool has_timing(const TimingSummary& timing);
 
-/// The summary's evaluations as rows: ok by median ascending (ties by route), then the rest
-/// grouped by status in report_status_order, each group in finish order.
+/// evaluation's speedup against summary's default (search phase); nullopt when either has no
+/// timing. Every report's per-evaluation speedup is this one.
+std::optional<SpeedupFigure> speedup_vs_default(const Evaluation& evaluation, const StudySummary& summary);
+
+/// The confirmation that re-measured route interleaved with the default, or nullptr.
+const Confirmation* confirmation_of(const StudySummary& summary, const Route& route);
+
+/// The summary's evaluations as rows: ok ones first, the confirmed routes by confirmed speedup
+/// (highest first), then the others by median ascending (ties by route); then the rest grouped
+/// by status in report_status_order, each group in finish order.
 std::vector<ReportRow> report_rows(const StudySummary& summary);
 
 /// Evaluations per status, in report_status_order, zeros included.
@@ -71,8 +90,18 @@ std::string format_speedup(double factor);
 /// Bytes in binary units with one decimal: 512 -> "512 B", 16384 -> "16.0 KiB".
 std::string format_bytes(std::uint64_t bytes);
 
-/// "1.25× [1.20, 1.30]" with the interval, "1.25×" without; "-" with no value.
+/// "1.25× [1.20, 1.30]" with the interval, "1.25×" without; "-" with no value; "= (default)" or
+/// "= ROUTE" for a row answered by a byte-identical twin (never a speedup).
 std::string format_vs_default(const ReportRow& row);
+
+/// The row's evidence beside its search-phase speedup: the confirmed speedup "1.25× [1.20,
+/// 1.30]" when confirmed, "unconfirmed" for any other speedup of a route, "-" otherwise (no
+/// speedup, the default's own row, a same_as row).
+std::string format_confirmed(const ReportRow& row);
+
+/// The study's outcome in one sentence, confirmed figures only, for the head of a report:
+/// "improved: ROUTE is 1.25× faster ...", "default-stays: ...", and so on.
+std::string outcome_text(const StudySummary& summary);
 
 /// " (binaries 12.0 KiB, outputs 4.0 KiB)": how the kept bytes split; "" when the split is unknown.
 std::string artifact_split_text(const StudySummary& summary);

@@ -1,7 +1,9 @@
 // Writes a StudySummary field by field into an insertion-ordered JSON object (so the output
 // reads in the design's order), and reads it back with checks that name the offending key.
 // A timing is written as its median ("time") and 95% interval ("time_ci95"), or null for both
-// when it holds no measurement. Counts cover every status, zeros included, plus "total".
+// when it holds no measurement. Each evaluation also carries its search-phase speedup against
+// the default (null without timing), whether the confirmation re-measured it ("confirmed"), and
+// "same_as" when a byte-identical twin answered it. Counts cover every status, zeros included, plus "total".
 #include "report/summary_json.hpp"
 
 #include "report/case_classes.hpp"
@@ -45,12 +47,19 @@ void put_timing(Json& out, const TimingSummary& timing, const char* time_key, co
     }
 }
 
-Json evaluation_json(const Evaluation& evaluation) {
+// speedup and speedup_ci95: against the default, search phase (report_row's speedup_vs_default);
+// confirmed: re-measured in the confirmation; same_as only when it was answered by a twin.
+Json evaluation_json(const Evaluation& evaluation, const StudySummary& summary) {
     Json out;
     out["route"] = evaluation.route.to_string();
     out["phase"] = evaluation.phase;
     out["status"] = std::string(to_string(evaluation.status));
     put_timing(out, evaluation.timing, "time", "time_ci95");
+    std::optional<SpeedupFigure> speedup = speedup_vs_default(evaluation, summary);
+    out["speedup"] = speedup ? number(speedup->value) : Json(nullptr);
+    out["speedup_ci95"] = speedup && speedup->ci95 ? pair(speedup->ci95->first, speedup->ci95->second) : Json(nullptr);
+    out["confirmed"] = confirmation_of(summary, evaluation.route) != nullptr;
+    if (!evaluation.same_as.empty()) out["same_as"] = evaluation.same_as;
     out["build_s"] = number(evaluation.build_s);
     Json loss = Json::object();
     Json nonfinite = Json::object();
@@ -162,6 +171,7 @@ Evaluation read_evaluation(const Json& object, const std::string& where) {
         evaluation.cases.push_back(std::move(c));
     }
     evaluation.message = text_at(object, "message", where);
+    if (object.contains("same_as")) evaluation.same_as = text_at(object, "same_as", where);
     return evaluation;
 }
 
@@ -238,7 +248,7 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     }
     out["classes"] = std::move(classes);
     Json evaluations = Json::array();
-    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e));
+    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e, summary));
     out["evaluations"] = std::move(evaluations);
     Json confirmations = Json::array();
     for (const auto& c : summary.confirmations) confirmations.push_back(confirmation_json(c));

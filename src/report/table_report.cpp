@@ -86,13 +86,13 @@ std::string table_report(const StudySummary& summary, const TableOptions& option
     std::string loss_title = options.metric.empty() ? "loss" : "loss (" + options.metric + ")";
     std::vector<Column> columns{{"#", Align::Right},          {"route", Align::Left},
                                 {"status", Align::Left},      {"time (ms)", Align::Right},
-                                {"vs default", Align::Right}, {loss_title, Align::Right},
-                                {"message", Align::Left}};
+                                {"vs default", Align::Right}, {"confirmed", Align::Right},
+                                {loss_title, Align::Right},   {"message", Align::Left}};
     std::vector<std::vector<std::string>> cells;
     for (const auto& row : report_rows(summary)) {
         cells.push_back({std::to_string(row.rank), (options.route_width == 0 ? row.route : truncate_display(row.route, options.route_width)),
                          std::string(to_string(row.status)), row.time_s ? format_ms(*row.time_s) : "-",
-                         format_vs_default(row),
+                         format_vs_default(row), format_confirmed(row),
                          row.max_loss ? format_loss(*row.max_loss) : "-", row.message});
     }
     if (cells.empty()) {

@@ -9,7 +9,9 @@
 // up and a pair or triple pays as soon as its last member joins. The incumbent's log time is
 // not its last measurement but an estimate filtered along the chain of incumbents (a Kalman
 // step: a clean group moves it by 1.5% a priori), so a lucky measurement does not make every
-// later group look slower. A group that fails or is slower holds a culprit: it is cut in
+// later group look slower. A group whose artifact is its base's (the study measured it once: the
+// observation's figures are the base's own) changed nothing: it is clean and adds no measurement
+// to the filter. A group that fails or is slower holds a culprit: it is cut in
 // halves, the first half is built on the incumbent (a clean half joins it; the culprit is then
 // in the second half; a bad first half sends the second back to the pool untested), until the
 // culprit is alone and blamed, never proposed again. New groups come before halves, larger
@@ -78,6 +80,7 @@ struct GrowthSearch::State {
         Point point;
         double log_time;  // estimated: its measurements filtered along the chain
         double variance;  // of that estimate
+        std::string measured_as;  // whose measurement its figures are (measured_as of its observation)
     };
     std::vector<Base> chain;                  // incumbents; the current one last
     std::deque<Key> pool;                     // values to test, next first (left ones are skipped)
@@ -159,7 +162,7 @@ void GrowthSearch::next_round(State& state) const {
 GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point& start) const {
     State state;
     const Observation* origin = taken.finished_observation(start);
-    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin)});
+    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin), measured_as(*origin)});
     SearchRng rng(seed_, 0x67726f77ULL);
     std::vector<Key> first, later;
     for (std::size_t d : dims_) {
@@ -203,7 +206,8 @@ void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const st
     const State::Base& base = state.chain[base_index];
     const Observation& obs = *entry.observation;
     bool ok = obs.status == Status::Ok && obs.median_s > 0;
-    double slower = ok ? std::log(obs.median_s) - base.log_time : std::numeric_limits<double>::infinity();
+    bool unchanged = ok && measured_as(obs) == base.measured_as;  // the base's own artifact: no effect
+    double slower = unchanged ? 0 : ok ? std::log(obs.median_s) - base.log_time : std::numeric_limits<double>::infinity();
     double tolerance = kTolerance * std::sqrt(base.variance + (ok ? measurement_variance(obs) : 0.0));
     bool swap = std::any_of(changes.begin(), changes.end(), [&](Key k) { return base.point[dim_of(k)] != 0; });
     std::vector<Key> fresh;
@@ -225,11 +229,15 @@ void GrowthSearch::accept(State& state, std::size_t base_index, const PointHisto
     for (Key k : changes) state.cleared.insert(k);
     if (base_index + 1 == state.chain.size()) {
         const Observation& obs = *entry.observation;
-        const State::Base& last = state.chain.back();
-        double prior = last.variance + kStepSd * kStepSd, noise = measurement_variance(obs);
-        double gain = prior / (prior + noise);
-        state.chain.push_back({entry.point, last.log_time + gain * (std::log(obs.median_s) - last.log_time),
-                               (1 - gain) * prior});
+        State::Base next = state.chain.back();  // the same measurement again (same artifact): nothing new to filter
+        next.point = entry.point;
+        if (measured_as(obs) != next.measured_as) {
+            double prior = next.variance + kStepSd * kStepSd, noise = measurement_variance(obs);
+            double gain = prior / (prior + noise);
+            next = {entry.point, next.log_time + gain * (std::log(obs.median_s) - next.log_time), (1 - gain) * prior,
+                    measured_as(obs)};
+        }
+        state.chain.push_back(std::move(next));
         const Point& now = state.incumbent();
         std::erase_if(state.merge, [&](Key k) { return now[dim_of(k)] == choice_of(k); });
         return;

@@ -1,8 +1,14 @@
 // Look-ups over the evaluations so far, and the confident-improvement test every strategy
-// and the mixed phase two share: non-overlapping confidence intervals with a margin.
+// and the mixed phase two share: non-overlapping confidence intervals with a margin; and which
+// measurement an observation's figures are (its own, or its byte-identical twin's).
 #include "routetune/strategy.hpp"
 
 namespace routetune {
+
+std::string measured_as(const Observation& obs) {
+    if (!obs.same_as.empty()) return obs.same_as;
+    return obs.route.empty() ? "(default)" : obs.route.to_string();
+}
 
 const Observation* SearchHistory::find(const Route& route) const {
     for (auto it = observations.rbegin(); it != observations.rend(); ++it)

@@ -17,13 +17,13 @@ void ArtifactKeeper::drop(const Route& route) const { remove_tree_quietly(paths_
 void ArtifactKeeper::after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
                                       const std::optional<Evaluation>& default_evaluation) {
     if (keep_all_ || e.route.empty()) return;
-    if (e.status != Status::Ok) {
+    if (e.status != Status::Ok || !e.same_as.empty()) {  // same_as: its twin's folder holds the artifact
         drop(e.route);
         return;
     }
     std::vector<const Evaluation*> eligible{&e};
     for (const auto& other : earlier) {
-        if (other.status == Status::Ok && !other.route.empty()) eligible.push_back(&other);
+        if (other.status == Status::Ok && !other.route.empty() && other.same_as.empty()) eligible.push_back(&other);
     }
     std::stable_sort(eligible.begin(), eligible.end(), [](const Evaluation* a, const Evaluation* b) {
         return a->timing.median_s < b->timing.median_s;

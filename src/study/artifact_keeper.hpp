@@ -25,8 +25,9 @@ public:
     /// keep_all: never delete; top: how many of the fastest eligible routes stay during the search.
     ArtifactKeeper(StudyPaths paths, bool keep_all, int top);
 
-    /// After evaluation e finished (earlier: those before it): deletes e's folder if it failed
-    /// or is not among the fastest `top`, and the folder of a route it pushed out.
+    /// After evaluation e finished (earlier: those before it): deletes e's folder if it failed,
+    /// was answered by a twin (same_as) or is not among the fastest `top`, and the folder of a
+    /// route it pushed out.
     void after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
                           const std::optional<Evaluation>& default_evaluation);
 

@@ -16,20 +16,39 @@
 // those in flight count against max_routes, and the clock against the time limit. Routes in
 // flight are pending in the history the strategy sees, so nothing is proposed twice and a
 // strategy's later phase waits for the earlier one.
+// Before a built candidate is measured, its run identity (artifact sha256 with the route's
+// environment and files) is looked up in the ledger: a twin measured before (the default, a
+// resumed study's evaluation) answers it, committed at once as same_as. Measurements one at a
+// time always find their twin committed; on lanes a candidate whose twin is on another lane
+// (or finished and not yet committed) waits beside the lanes, not on one, and is answered when
+// that measurement is committed, so each artifact is measured once.
 // The time limit also ends the work in flight: every wait wakes at the limit, and from then on
 // no build and no measurement starts (the default's alone is always finished: nothing can be
 // decided without it). The measurements running are waited for and committed; the running
 // builds are cancelled where the executor can end them cleanly (LocalExecutor kills their
 // process groups), and every candidate built or building is dropped the way an interrupt
-// drops it, its pending row kept, so `tune --continue` evaluates it again. An executor whose
+// drops it, its pending row kept, so `tune --continue` evaluates it again (one built whose
+// artifact was measured already is answered instead: that costs no run). An executor whose
 // builds are whole evaluations (the queue: workers measure too) is left to finish them.
 #include "study/scheduler.hpp"
 
 #include <algorithm>
 
 #include "study/interrupt_guard.hpp"
+#include "study/same_artifact.hpp"
 
 namespace routetune {
+
+namespace {
+
+Observation pending(const Route& route) {
+    Observation obs;
+    obs.route = route;
+    obs.status = Status::Pending;
+    return obs;
+}
+
+}  // namespace
 
 Budget study_budget(std::uint64_t max_routes, double time_limit_s) {
     Budget budget;
@@ -73,12 +92,12 @@ void Scheduler::refill(std::size_t target) {
     std::size_t count = room(target);
     if (count == 0 || interrupt_requested()) return;
     SearchHistory view = ledger_.history();
-    for (const auto& building : building_) view.observations.push_back(Observation{building.route, Status::Pending});
-    for (const auto& route : measuring_) view.observations.push_back(Observation{route, Status::Pending});
-    if (!ledger_.default_evaluation()) view.observations.push_back(Observation{Route{}, Status::Pending});
+    for (const auto& building : building_) view.observations.push_back(pending(building.route));
+    for (const auto& route : measuring_) view.observations.push_back(pending(route));
+    if (!ledger_.default_evaluation()) view.observations.push_back(pending(Route{}));
     for (Route& route : strategy_.propose(view, count)) {
         std::string phase = strategy_.phase_of(route, view);
-        view.observations.push_back(Observation{route, Status::Pending});
+        view.observations.push_back(pending(route));
         ledger_.mark_started(route, phase);
         JobId job = executor_.start_build(route, phase);
         building_.push_back(Building{std::move(route), job, false});
@@ -155,7 +174,7 @@ bool Scheduler::search(const RunBaseline& baseline) {
     while (!interrupt_requested() && !time_is_up()) {
         if (options_.overlap || building_.empty()) refill(options_.jobs);
         if (options_.overlap) {
-            if (building_.empty() && lane_runs_.empty()) break;
+            if (building_.empty() && lane_runs_.empty() && waiting_.empty()) break;
             step_lanes();
             continue;
         }
@@ -174,7 +193,9 @@ void Scheduler::stop_at_time_limit() {
     for (auto& building : building_) {
         BuiltCandidate built = executor_.take_build(building.job);
         bool failed = built.evaluation.status != Status::Pending;  // finished: nothing to measure
-        if (failed && !building.cancelled) ledger_.commit(std::move(built.evaluation));
+        if (building.cancelled) continue;
+        if (failed) ledger_.commit(std::move(built.evaluation));
+        else answer_from_twin(built, identity_of(built));  // answered costs no run; the others stay pending
     }
     building_.clear();
     for (auto run = lane_runs_.begin(); run != lane_runs_.end() && !interrupt_requested(); run = lane_runs_.erase(run)) {
@@ -183,6 +204,24 @@ void Scheduler::stop_at_time_limit() {
         measuring_.erase(std::find(measuring_.begin(), measuring_.end(), run->route));
         ledger_.commit(std::move(e));
     }
+    answer_waiting();  // answered by what was just committed; the others stay pending
+}
+
+std::string Scheduler::identity_of(const BuiltCandidate& built) const {
+    return built.evaluation.status == Status::Pending ? ledger_.run_identity(built.evaluation) : "";
+}
+
+bool Scheduler::answer_from_twin(BuiltCandidate& built, const std::string& identity) {
+    const Evaluation* twin = ledger_.measured_twin(identity);
+    if (twin == nullptr) return false;
+    ledger_.commit(same_as_twin(std::move(built.evaluation), *twin));
+    return true;
+}
+
+bool Scheduler::on_a_lane(const std::string& identity) const {
+    return !identity.empty() &&
+           (std::any_of(lane_runs_.begin(), lane_runs_.end(), [&](const LaneRun& run) { return run.identity == identity; }) ||
+            std::find(committing_.begin(), committing_.end(), identity) != committing_.end());
 }
 
 void Scheduler::measure_front() {
@@ -190,7 +229,8 @@ void Scheduler::measure_front() {
     measuring_.push_back(building_.front().route);
     building_.pop_front();
     if (interrupt_requested()) return;
-    ledger_.commit(executor_.take_measurement(executor_.start_measure(std::move(built), *baseline_, nullptr)));
+    if (!answer_from_twin(built, identity_of(built)))
+        ledger_.commit(executor_.take_measurement(executor_.start_measure(std::move(built), *baseline_, nullptr)));
     measuring_.clear();
 }
 
@@ -198,29 +238,60 @@ void Scheduler::step_lanes() {
     std::vector<Evaluation> finished = take_finished_lanes();
     bool started = start_on_free_lanes();  // before the commits: a lane never waits for an fsync
     for (Evaluation& e : finished) ledger_.commit(std::move(e));
-    if (started || !finished.empty() || interrupt_requested()) return;
+    committing_.clear();
+    bool answered = answer_waiting();
+    if (started || answered || !finished.empty() || interrupt_requested()) return;
     std::vector<JobId> watch = unfinished_builds();
     for (const auto& run : lane_runs_) watch.push_back(run.job);
     if (!watch.empty()) wait_within_limit(watch);
 }
 
+std::optional<Scheduler::Built> Scheduler::next_for_lane() {
+    for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+        if (ledger_.measured_twin(it->identity) || on_a_lane(it->identity)) continue;
+        Built next = std::move(*it);  // its twin was not measured after all
+        waiting_.erase(it);
+        return next;
+    }
+    while (true) {
+        auto ready = std::find_if(building_.begin(), building_.end(), [&](const Building& b) { return executor_.finished(b.job); });
+        if (ready == building_.end()) return std::nullopt;
+        Built next{ready->route, executor_.take_build(ready->job), ""};
+        building_.erase(ready);
+        measuring_.push_back(next.route);
+        next.identity = identity_of(next.built);
+        if (!ledger_.measured_twin(next.identity) && !on_a_lane(next.identity)) return next;
+        waiting_.push_back(std::move(next));
+    }
+}
+
 bool Scheduler::start_on_free_lanes() {
     bool started = false;
-    for (std::size_t lane = 0; lane < options_.lanes && !building_.empty() && !interrupt_requested() && !time_is_up();
-         ++lane) {
+    for (std::size_t lane = 0; lane < options_.lanes && !interrupt_requested() && !time_is_up(); ++lane) {
         if (lane_busy_[lane]) continue;
-        auto ready = std::find_if(building_.begin(), building_.end(), [&](const Building& b) { return executor_.finished(b.job); });
-        if (ready == building_.end()) break;
-        BuiltCandidate built = executor_.take_build(ready->job);
-        Route route = ready->route;
-        building_.erase(ready);
-        if (options_.lanes > 1) built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
-        measuring_.push_back(route);
+        std::optional<Built> next = next_for_lane();
+        if (!next) break;
+        if (options_.lanes > 1) next->built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
         lane_busy_[lane] = true;
-        lane_runs_.push_back(LaneRun{route, lane, executor_.start_measure(std::move(built), *baseline_, nullptr)});
+        JobId job = executor_.start_measure(std::move(next->built), *baseline_, nullptr);
+        lane_runs_.push_back(LaneRun{next->route, lane, next->identity, job});
         started = true;
     }
     return started;
+}
+
+bool Scheduler::answer_waiting() {
+    bool answered = false;
+    for (auto it = waiting_.begin(); it != waiting_.end() && !interrupt_requested();) {
+        if (!answer_from_twin(it->built, it->identity)) {
+            ++it;
+            continue;
+        }
+        measuring_.erase(std::find(measuring_.begin(), measuring_.end(), it->route));
+        it = waiting_.erase(it);
+        answered = true;
+    }
+    return answered;
 }
 
 std::vector<Evaluation> Scheduler::take_finished_lanes() {
@@ -231,6 +302,7 @@ std::vector<Evaluation> Scheduler::take_finished_lanes() {
             continue;
         }
         finished.push_back(executor_.take_measurement(it->job));
+        committing_.push_back(it->identity);  // its twins wait for this commit
         lane_busy_[it->lane] = false;
         measuring_.erase(std::find(measuring_.begin(), measuring_.end(), it->route));
         it = lane_runs_.erase(it);
@@ -243,6 +315,8 @@ void Scheduler::drain() {
     building_.clear();
     for (const auto& run : lane_runs_) executor_.take_measurement(run.job);
     lane_runs_.clear();
+    waiting_.clear();
+    committing_.clear();
     measuring_.clear();
     lane_busy_.assign(options_.lanes, false);
 }

@@ -3,13 +3,17 @@
 // each finished evaluation committed to the ledger before the next result is taken; with
 // overlap, a finished build's slot is refilled at once, whatever else is running. At the time
 // limit nothing new starts: running measurements finish and are committed, the candidates
-// built or building are abandoned (left pending). Work is started on an EvaluationExecutor,
-// so where a candidate is evaluated is not its concern.
+// built or building are abandoned (left pending). A built candidate whose artifact was measured
+// already (the same run identity: study/same_artifact.hpp) is not measured: the ledger's
+// measurement answers it (same_as); one whose twin is being measured on a lane waits for that
+// answer. Work is started on an EvaluationExecutor, so where a candidate is evaluated is not
+// its concern.
 #pragma once
 
 #include <cstddef>
 #include <deque>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "routetune/strategy.hpp"
@@ -64,7 +68,13 @@ private:
     struct LaneRun {
         Route route;
         std::size_t lane;
+        std::string identity;  ///< its run identity ("" when unknown)
         JobId job;
+    };
+    struct Built {
+        Route route;
+        BuiltCandidate built;
+        std::string identity;  ///< its run identity ("" when it has no artifact)
     };
 
     bool time_is_up() const;
@@ -81,6 +91,11 @@ private:
     void step_lanes();
     bool start_on_free_lanes();
     std::vector<Evaluation> take_finished_lanes();
+    std::string identity_of(const BuiltCandidate& built) const;
+    bool answer_from_twin(BuiltCandidate& built, const std::string& identity);
+    bool on_a_lane(const std::string& identity) const;
+    std::optional<Built> next_for_lane();
+    bool answer_waiting();
 
     EvaluationExecutor& executor_;
     Strategy& strategy_;
@@ -92,6 +107,8 @@ private:
     std::deque<Building> building_;   // started builds, oldest first
     std::vector<Route> measuring_;    // built, taken from building_, being measured
     std::vector<LaneRun> lane_runs_;  // measurements in progress on their lanes
+    std::vector<Built> waiting_;      // built; their artifact is measured or on a lane: answered by it
+    std::vector<std::string> committing_;  // run identities of finished lane runs not yet committed
     std::vector<bool> lane_busy_;
 };
 

@@ -2,7 +2,8 @@
 // (cheap, noisy) keeps the few routes whose search medians look at least min_gain faster
 // than the default. Stage two re-measures them interleaved with the default (D A B C D A B C
 // ...) so drift of the machine hits every route alike; a route wins only if the lower end of
-// the bootstrap interval of its speedup clears 1 + min_gain.
+// the bootstrap interval of its speedup clears 1 + min_gain. An evaluation answered by a
+// byte-identical twin (same_as) is never re-measured: its twin stands for it.
 #include "study/selection.hpp"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& e
     if (default_evaluation.status != Status::Ok) return picked;
     double bar = default_evaluation.timing.median_s / (1 + min_gain);
     for (const auto& e : evaluations) {
-        if (e.status == Status::Ok && !e.route.empty() && e.route != default_evaluation.route &&
+        if (e.status == Status::Ok && !e.route.empty() && e.route != default_evaluation.route && e.same_as.empty() &&
             e.timing.median_s <= bar) {
             picked.push_back(e);
         }

@@ -1,7 +1,8 @@
 // A commit goes to the store first (one durable transaction), then into memory: history,
 // counts, the list, and the keeper's decision about artifacts. The best speedup on the
 // progress line compares search medians with the default's, so it is a hint, not the
-// confirmed result.
+// confirmed result. A measurement is indexed by its run identity as it is added, so the twin of
+// a later candidate is found in constant time, also among a resumed study's evaluations.
 #include "study/study_ledger.hpp"
 
 #include "util/files.hpp"
@@ -9,16 +10,17 @@
 #include <algorithm>
 
 #include "study/interrupt_guard.hpp"
+#include "study/same_artifact.hpp"
 
 namespace routetune {
 
 Observation observe(const Evaluation& e) {
-    return Observation{e.route, e.status, e.timing.median_s, e.timing.ci_low_s, e.timing.ci_high_s};
+    return Observation{e.route, e.status, e.timing.median_s, e.timing.ci_low_s, e.timing.ci_high_s, e.same_as};
 }
 
 StudyLedger::StudyLedger(StudyStore& store, ArtifactKeeper& keeper, const Clock& clock, double min_gain,
-                         std::size_t planned)
-    : store_(store), keeper_(keeper), clock_(clock), started_s_(clock.now_s()) {
+                         std::size_t planned, RunIdentity identity)
+    : store_(store), keeper_(keeper), clock_(clock), started_s_(clock.now_s()), identity_(std::move(identity)) {
     history_.min_gain = min_gain;
     progress_.planned = planned;
 }
@@ -28,7 +30,16 @@ void StudyLedger::add(Evaluation e) {
     else ++candidates_done_;
     history_.observations.push_back(observe(e));
     ++progress_.counts[e.status];
+    if (measured_itself(e)) {
+        std::string identity = identity_(e);
+        if (!identity.empty()) measured_.emplace(std::move(identity), evaluations_.size());
+    }
     evaluations_.push_back(std::move(e));
+}
+
+const Evaluation* StudyLedger::measured_twin(const std::string& identity) const {
+    auto found = identity.empty() ? measured_.end() : measured_.find(identity);
+    return found == measured_.end() ? nullptr : &evaluations_[found->second];
 }
 
 void StudyLedger::load() {

@@ -1,6 +1,7 @@
 // What a study has finished: every evaluation committed to the store in the order it
-// finished, the history the strategy proposes from, the progress counts, and (through the
-// artifact keeper) which scratch folders stay. The scheduler commits here; the runner reads.
+// finished, the history the strategy proposes from, the progress counts, which run identities
+// were measured (so a byte-identical artifact is answered, not run again: study/same_artifact),
+// and (through the artifact keeper) which scratch folders stay. The scheduler commits here; the runner reads.
 #pragma once
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "routetune/evaluation.hpp"
@@ -32,13 +34,16 @@ struct StudyProgress {
 /// Receives progress after each evaluation.
 using ProgressCallback = std::function<void(const StudyProgress&)>;
 
+/// What an evaluation's runs would be (Evaluator::run_identity); "" when it has no artifact.
+using RunIdentity = std::function<std::string(const Evaluation&)>;
+
 /// The finished evaluations of one study and what follows from them.
 class StudyLedger {
 public:
     /// A ledger over store; the study's clock starts now; planned: the evaluations expected
-    /// (the default included; 0 when unknown).
+    /// (the default included; 0 when unknown); identity tells which evaluations ran the same way.
     StudyLedger(StudyStore& store, ArtifactKeeper& keeper, const Clock& clock, double min_gain,
-                std::size_t planned);
+                std::size_t planned, RunIdentity identity);
 
     /// Reads the finished evaluations already in the store (a resumed study); pending rows
     /// are left out, so their routes run again.
@@ -52,6 +57,12 @@ public:
 
     /// Records in the store that route started (a pending row, until commit replaces it).
     void mark_started(const Route& route, const std::string& phase);
+
+    /// The run identity of e (see RunIdentity).
+    std::string run_identity(const Evaluation& e) const { return identity_(e); }
+    /// The finished evaluation that measured_itself the runs of identity (this invocation's or
+    /// a resumed study's), or nullptr when none did or identity is "".
+    const Evaluation* measured_twin(const std::string& identity) const;
 
     /// The history the strategy sees: one observation per finished evaluation.
     const SearchHistory& history() const { return history_; }
@@ -87,6 +98,8 @@ private:
     ProgressCallback progress_callback_;
     std::size_t candidates_done_ = 0;
     bool added_ = false;
+    RunIdentity identity_;
+    std::unordered_map<std::string, std::size_t> measured_;  ///< run identity -> its measurement in evaluations_
 };
 
 /// What a strategy may know of a finished evaluation.

@@ -4,7 +4,8 @@
 // route is evaluated first: its outputs become the reference of every case without a golden
 // file, and its times bound the other runs (relative_timeout). (3) The scheduler builds and
 // measures what the strategy proposes within the budget, committing each finished evaluation
-// before the next. (4) The best routes are confirmed interleaved with the default, and the
+// before the next; a candidate whose artifact was measured already is answered by that
+// measurement (same_as). (4) The best routes are confirmed interleaved with the default, and the
 // outcome is recorded. (5) Artifacts not worth keeping are deleted as soon as they drop out of
 // the running, and at the end. With a shared store (--store postgresql://...) the executor
 // is the study's queue: workers anywhere (and --jobs threads of one in this process) evaluate
@@ -76,14 +77,15 @@ StudySummary StudyRunner::run() {
     if (notice_ && !store->moved_aside_to().empty())
         notice_("an earlier study was at " + store->location() + "; moved it aside to " + store->moved_aside_to() +
                 " (use --continue to resume a study instead)");
+    TrackingProcessRunner tracking(runner_, *store);  // pending rows name their process groups
+    Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, tracking);
     ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
-    StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_));
+    StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_),
+                       [&evaluator](const Evaluation& e) { return evaluator.run_identity(e); });
     ledger.on_progress(progress_);
     ledger.load();
     std::unique_ptr<Strategy> strategy = make_strategy(
         setup_.search, setup_.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
-    TrackingProcessRunner tracking(runner_, *store);  // pending rows name their process groups
-    Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, tracking);
     std::unique_ptr<EvaluationExecutor> executor;
     queue_ = nullptr;
     if (where_.is_postgres()) {

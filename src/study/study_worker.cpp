@@ -1,7 +1,10 @@
 // The worker loop. Each of --jobs threads repeats: reclaim expired leases (any participant
 // may; it is one indexed UPDATE), claim the oldest queued candidate, build it, measure it
 // while holding the process-wide measurement mutex (so measurements never overlap, like in
-// `tune`), and commit it fenced by the claim. A heartbeat thread renews every held lease each
+// `tune`), and commit it fenced by the claim. A built artifact that was measured already (the
+// same run identity) is answered by that measurement instead (same_as); one that another
+// candidate is measuring is claimed by that candidate (WorkQueue::claim_artifact), and this one
+// waits for its answer. A heartbeat thread renews every held lease each
 // third of the lease and says when one was lost (its result will then be refused). With
 // nothing queued a thread waits, saying so once per idle spell; once the coordinator has
 // closed the queue and nothing is queued, the worker exits. Work folders are per worker and
@@ -22,6 +25,7 @@
 #include "routetune/error.hpp"
 #include "store/postgres/work_queue.hpp"
 #include "study/interrupt_guard.hpp"
+#include "study/same_artifact.hpp"
 #include "study/study_opening.hpp"
 #include "study/study_setup.hpp"
 #include "util/files.hpp"
@@ -118,16 +122,17 @@ struct StudyWorker::Loop {
             held.insert(claim.attempt_id);
         }
         BuiltCandidate built = evaluator.build(claim.route, claim.phase);
-        Evaluation e;
-        {
-            std::lock_guard lock(measuring);
-            e = evaluator.measure(built, baseline);
-        }
-        e.artifact_path.clear();
+        std::optional<Evaluation> answered = answer(built, claim);
         {
             std::lock_guard lock(mutex);
             held.erase(claim.attempt_id);
         }
+        if (!answered) {  // stopped while another candidate measured its artifact: its lease expires
+            remove_tree_quietly(built.workdir);
+            return;
+        }
+        Evaluation e = std::move(*answered);
+        e.artifact_path.clear();
         bool recorded = queue.commit(claim, e);
         remove_tree_quietly(built.workdir);
         std::lock_guard lock(mutex);
@@ -135,7 +140,27 @@ struct StudyWorker::Loop {
         self.log_ << "routetune worker " << self.options_.worker_id << ": "
                   << (recorded ? "recorded " : "refused (lease lost) ") << to_string(e.status) << "  "
                   << (claim.route.empty() ? "(default)" : claim.route.to_string()) << "  attempt " << claim.attempt
-                  << "\n" << std::flush;
+                  << (e.same_as.empty() ? "" : "  = " + e.same_as) << "\n" << std::flush;
+    }
+
+    // built's evaluation: the answer of a twin that ran its artifact the same way (recorded by
+    // anyone: the coordinator's default, another worker, an earlier invocation), else its own
+    // measurement (one at a time) under the artifact's claim; while another candidate holds
+    // that claim and is running, this one waits for its answer. nullopt when the worker stops
+    // while waiting.
+    std::optional<Evaluation> answer(BuiltCandidate& built, const Claim& claim) {
+        const std::string& sha = built.evaluation.artifact_sha256;
+        std::string identity = built.evaluation.status == Status::Pending ? evaluator.run_identity(built.evaluation) : "";
+        while (!identity.empty()) {
+            for (const Evaluation& twin : queue.measured_artifact(sha))
+                if (measured_itself(twin) && evaluator.run_identity(twin) == identity) return same_as_twin(built.evaluation, twin);
+            std::string holder = queue.claim_artifact(identity, claim.route_hash);
+            if (holder == claim.route_hash || queue.take_over_artifact(identity, holder, claim.route_hash, sha)) break;
+            if (stopping(stop) || failed) return std::nullopt;
+            sleep_s(self.options_.poll_s);
+        }
+        std::lock_guard lock(measuring);
+        return evaluator.measure(built, baseline);
     }
 
     void claim_loop() {

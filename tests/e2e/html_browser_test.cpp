@@ -5,7 +5,9 @@
 // network request is one: the policy allows none) in #page-errors. Skipped without chromium.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <utility>
 
 #include "e2e/cli_harness.hpp"
 
@@ -79,6 +81,13 @@ fs::path report_html(const std::vector<std::string>& stores, const fs::path& out
     return out;
 }
 
+// One page comparing two recorded GPU studies (both with confirmations), in a fresh folder.
+fs::path gpu_comparison_page() {
+    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-html-");
+    fs::path gpu = fs::path(ROUTETUNE_SOURCE_DIR) / "docs" / "gpu";
+    return report_html({(gpu / "cuda_gemm.sqlite").string(), (gpu / "inductor_mlp.sqlite").string()}, dir / "compare.html");
+}
+
 TEST(HtmlBrowser, CpuStudyWithEveryFailureDrawsEveryChart) {
     REQUIRE_CHROMIUM();
     fs::path specs = scratch_specs();
@@ -95,15 +104,60 @@ TEST(HtmlBrowser, CpuStudyWithEveryFailureDrawsEveryChart) {
 
 TEST(HtmlBrowser, GpuStudiesComparedOnOnePage) {
     REQUIRE_CHROMIUM();
-    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-html-");
-    fs::path gpu = fs::path(ROUTETUNE_SOURCE_DIR) / "docs" / "gpu";
-    fs::path page = report_html({(gpu / "cuda_gemm.sqlite").string(), (gpu / "inductor_mlp.sqlite").string()},
-                                dir / "compare.html");
+    fs::path page = gpu_comparison_page();
     std::string html = read_file(page).value_or("");
     EXPECT_EQ(count(html, "data-chart=\"compare-progress\""), 1u);
     EXPECT_EQ(count(html, "<section class=\"study\""), 2u);
     EXPECT_EQ(count(html, "data-chart=\"confirmation\""), 2u);
     expect_every_chart_drawn(page, 13);
+}
+
+// The points of each best-so-far curve as the page's data marks them: confirmed, unconfirmed.
+std::pair<std::size_t, std::size_t> marked_points(const nlohmann::json& study) {
+    std::pair<std::size_t, std::size_t> counts{0, 0};
+    for (const auto& point : study.at("progress")) ++(point.at(2).get<bool>() ? counts.first : counts.second);
+    return counts;
+}
+
+std::string canvas_attribute(const std::string& dom, const std::string& id, const std::string& name) {
+    std::smatch m;
+    std::regex canvas("<canvas[^>]*id=\"" + id + "\"[^>]*\\s" + name + "=\"([^\"]*)\"");
+    std::regex reversed("<canvas[^>]*\\s" + name + "=\"([^\"]*)\"[^>]*id=\"" + id + "\"");
+    if (std::regex_search(dom, m, canvas) || std::regex_search(dom, m, reversed)) return m[1].str();
+    return "";
+}
+
+// Headline honesty (issue 23): each study opens with its outcome line, and every best-so-far
+// curve is drawn with its confirmed points filled and its unconfirmed ones hollow (the page
+// counts the drawn points by their fill).
+TEST(HtmlBrowser, OutcomeLineFirstAndTheCurveMarksConfirmedPoints) {
+    REQUIRE_CHROMIUM();
+    fs::path page = gpu_comparison_page();
+    std::string html = read_file(page).value_or("");
+    auto start = html.find("<script type=\"application/json\" id=\"study-data\">");
+    ASSERT_NE(start, std::string::npos);
+    start = html.find('>', start) + 1;
+    nlohmann::json data = nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
+    std::string dom = rendered_dom(page);
+    std::size_t all_confirmed = 0, all_unconfirmed = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+        auto [confirmed, unconfirmed] = marked_points(data.at("studies").at(i));
+        all_confirmed += confirmed;
+        all_unconfirmed += unconfirmed;
+        std::string id = "chart-" + std::to_string(i) + "-progress";
+        EXPECT_EQ(canvas_attribute(dom, id, "data-confirmed-points"), std::to_string(confirmed)) << id;
+        EXPECT_EQ(canvas_attribute(dom, id, "data-unconfirmed-points"), std::to_string(unconfirmed)) << id;
+        auto section = dom.find("<section class=\"study\" id=\"study-" + std::to_string(i) + "\">");
+        ASSERT_NE(section, std::string::npos);
+        auto heading_end = dom.find("</h2>", section);
+        EXPECT_EQ(dom.find("<p class=\"outcome\"", heading_end), dom.find('<', heading_end + 5))
+            << "the outcome line comes right after the study's heading";
+    }
+    EXPECT_GT(all_confirmed, 0u);
+    EXPECT_GT(all_unconfirmed, 0u) << "these studies lead with unconfirmed search figures at some point";
+    EXPECT_EQ(canvas_attribute(dom, "chart-0-compare-progress", "data-unconfirmed-points"),
+              std::to_string(all_unconfirmed));
+    EXPECT_EQ(body_attribute(dom, "data-errors"), "") << page_errors(dom);
 }
 
 // The checks can fail: a page that fetches an image and throws is caught by both hooks.

@@ -1,6 +1,7 @@
 // A ProcessRunner that starts nothing, the way ninja's FakeCommandRunner drives its builder:
-// a build (argv[0] == "fakecc") "writes" its artifact, a file holding the route's flags, and a
-// run of that artifact answers from the behaviour scripted for those flags. Every call is
+// a build (argv[0] == "fakecc") "writes" its artifact, a file holding the route's flags (or the
+// bytes scripted for it: two routes may build one artifact), and a run of that artifact answers
+// from the behaviour scripted for the flags it holds. Every call is
 // recorded, and the fake processes' time is added up so a simulated executor can charge it.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,6 +28,8 @@ struct Behaviour {
     double cpu_s = -1;                            ///< user CPU time reported per run (< 0: run_s)
     int run_exit = 0;                             ///< non-zero: every run fails
     std::map<std::string, std::string> outputs;   ///< last case argument -> output; absent: "42\n"
+    std::optional<std::string> artifact;          ///< the artifact's bytes (its runs then answer as
+                                                  ///< the route with those flags); absent: the flags
 };
 
 /// One call, as the fake saw it.
@@ -101,7 +105,7 @@ private:
 
     ProcessResult build(const ProcessSpec& spec, const std::string& flags, const Behaviour& behaviour) {
         ProcessResult result = finish(spec, behaviour.build_s, behaviour.build_exit);
-        if (result.succeeded()) std::ofstream(spec.argv.back()) << flags;
+        if (result.succeeded()) std::ofstream(spec.argv.back()) << behaviour.artifact.value_or(flags);
         else result.err = "fakecc: error: scripted failure\n";
         return result;
     }

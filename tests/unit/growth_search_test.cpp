@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "search_fixtures.hpp"
@@ -147,6 +148,81 @@ TEST(GrowthSearch, APendingGroupIsNotProposedAgainAndTheSameHistoryGivesTheSameP
     auto next = growth.propose(with_pending, space.baseline(), 1);
     ASSERT_EQ(next.size(), 1u);
     EXPECT_EQ(next.front(), first[1]) << "the pending group's values are not proposed again";
+}
+
+// A study answers a group whose artifact is its base's with the base's own figures (same_as):
+// growth reads it as no effect and learns nothing new of the base's time. Every knob here is a
+// no-op but one, 10% slower, tried in the fourth group; the default was measured once with a
+// +-10% interval. Three answered groups before it repeat that one measurement; read as three
+// new measurements, they would narrow the default's interval and blame the value, which one
+// noisy measurement cannot tell from the default.
+TEST(GrowthSearch, GroupsAnsweredByTheirBasesArtifactAddNoMeasurement) {
+    SearchSpace space(expression(64));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 3);
+    Observation d = ok(Route{}, 1.0);
+    d.ci_low_s = 0.9;
+    d.ci_high_s = 1.1;
+    auto run = [&](const std::string& slow) {
+        SearchHistory history;
+        history.observations.push_back(d);
+        std::optional<Route> first_slow;
+        while (history.observations.size() < 60) {
+            auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+            if (points.empty()) break;
+            Route route = space.route(points.front());
+            Observation obs = route.get(slow) == "on" && first_slow ? ok(*first_slow, 1.10) : d;
+            if (route.get(slow) == "on" && !first_slow) {
+                first_slow = route;
+                obs = ok(route, 1.10);
+            }
+            obs.same_as = obs.route == route ? "" : measured_as(obs);
+            obs.route = route;
+            history.observations.push_back(obs);
+        }
+        return history;
+    };
+    SearchHistory all_noops = run("-none");
+    ASSERT_GE(all_noops.observations.size(), 5u);
+    std::string slow;
+    for (const auto& [knob, value] : all_noops.observations[4].route.assignments())
+        if (!all_noops.observations[3].route.get(knob)) slow = knob;
+    ASSERT_FALSE(slow.empty()) << "the fourth group adds knobs of its own";
+    for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(all_noops.observations[i].same_as, "(default)");
+    SearchHistory history = run(slow);
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+    EXPECT_EQ(space.route(grown).get(slow), "on") << slow << " is within the default's one noisy measurement";
+}
+
+// A swap answered by its base's own artifact (-e=v1 and -e=v2 build one binary here) is not
+// slower at all, whatever the base's filtered estimate says: it takes the knob's place, where
+// a swap read against the estimate (1% above it here) would be refused.
+TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
+    std::vector<Axis> extra{axis("-e", {"v0", "v1", "v2"}, "v0")};
+    SearchSpace space(expression(20, extra));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        GrowthSearch growth(space, dims, seed);
+        SearchHistory history;
+        history.observations.push_back(ok(Route{}, 1.0));
+        std::optional<Observation> first_e;  // the one measurement of -e's artifact
+        while (history.observations.size() < 60) {
+            auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+            if (points.empty()) break;
+            Route route = space.route(points.front());
+            bool e_set = route.get("-e") && *route.get("-e") != "v0";
+            if (e_set && !first_e) first_e = ok(route, 1.01);
+            Observation obs = e_set ? *first_e : history.observations.front();
+            obs.same_as = obs.route == route ? "" : measured_as(obs);
+            obs.route = route;
+            history.observations.push_back(obs);
+        }
+        ASSERT_TRUE(first_e.has_value());
+        Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+        EXPECT_NE(space.route(grown).get("-e"), first_e->route.get("-e")) << "seed " << seed << ": the swap took its place";
+    }
 }
 
 }  // namespace

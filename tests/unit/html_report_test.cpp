@@ -1,5 +1,7 @@
 #include "report/html_report.hpp"
 
+#include "report/html_chart_data.hpp"
+
 #include <gtest/gtest.h>
 
 #include "unit/sample_summary.hpp"
@@ -70,10 +72,11 @@ TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
     EXPECT_EQ(page.find("data-chart=\"compare-progress\""), std::string::npos);
     const std::string first =
         "<tr class=\"ok\"><td class=\"num\">1</td><td class=\"route\">-O=3</td><td>ok</td>"
-        "<td class=\"num\">16.000</td><td class=\"num\">1.25×</td><td class=\"num\">1e-09</td><td></td></tr>\n";
+        "<td class=\"num\">16.000</td><td class=\"num\">1.25× [1.21, 1.29]</td><td class=\"num\">1.25× [1.20, 1.30]</td>"
+        "<td class=\"num\">1e-09</td><td></td></tr>\n";
     const std::string failed =
         "<tr class=\"fail\"><td class=\"num\">5</td><td class=\"route\">-march=native</td><td>build_failed</td>"
-        "<td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td>"
+        "<td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td>"
         "<td>gcc: error: bad value for -march</td></tr>\n";
     auto first_at = page.find(first);
     auto failed_at = page.find(failed);
@@ -86,6 +89,34 @@ TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
     EXPECT_NE(page.find("<tr><th>artifacts kept</th><td>4.0 KiB</td></tr>"), std::string::npos);
     EXPECT_NE(page.find("<td class=\"num\">1.25× [1.20×, 1.30×]</td>"), std::string::npos) << "confirmation";
     EXPECT_NE(page.find("<tr><th>compiler</th><td>gcc 12.2.0</td></tr>"), std::string::npos) << "fingerprint";
+}
+
+// The outcome line opens the study; an unconfirmed figure says so; a twin's row says what it
+// equals; the best-so-far curve's points say whether their best route was confirmed.
+TEST(HtmlReport, TheOutcomeComesFirstAndUnconfirmedFiguresAreMarked) {
+    StudySummary s = testing::sample_with_default_twin();
+    std::string page = html_report(s, "");
+    auto outcome = page.find("<p class=\"outcome\" data-outcome=\"improved\">improved: -O=3 is 1.25× as fast");
+    ASSERT_NE(outcome, std::string::npos);
+    EXPECT_LT(outcome, page.find("<table>")) << "before the header table";
+    EXPECT_LT(outcome, page.find("<canvas")) << "before the charts";
+    EXPECT_NE(page.find("<td class=\"num\">0.80× [0.77, 0.83]</td><td class=\"num unconfirmed\">unconfirmed</td>"),
+              std::string::npos);
+    EXPECT_NE(page.find("<tr class=\"ok same-as\"><td class=\"num\">3</td><td class=\"route\">-fgcse-sm=on</td><td>ok</td>"
+                        "<td class=\"num\">20.000</td><td class=\"num\">= (default)</td><td class=\"num\">-</td>"),
+              std::string::npos);
+    nlohmann::json progress = chart_data(s).at("progress");
+    // finish order: default (best: the default), -funroll-loops=on (slower), -O=3 (confirmed),
+    // then the rest (-O=3 stays best)
+    ASSERT_GE(progress.size(), 3u);
+    for (const auto& point : progress) EXPECT_TRUE(point.at(2).get<bool>()) << point.dump();
+    s.confirmations.clear();
+    s.winner.reset();
+    nlohmann::json unconfirmed = chart_data(s).at("progress");
+    EXPECT_TRUE(unconfirmed.at(1).at(2).get<bool>()) << "the default is still the best";
+    EXPECT_FALSE(unconfirmed.at(2).at(2).get<bool>()) << "-O=3 leads, unconfirmed";
+    auto routes = chart_data(s).at("routes");
+    for (const auto& row : routes) EXPECT_NE(row.at("route"), "-fgcse-sm=on") << "a twin's answer is no measurement";
 }
 
 TEST(HtmlReport, SeveralStudiesAreComparedFirst) {

@@ -23,7 +23,7 @@ TEST(ProgressLine, FullLineWithFailuresBestAndTimeLeft) {
     c.failed = {{Status::RunTimeout, 2}, {Status::BuildFailed, 1}, {Status::RunCrashed, 0}};
     c.best_speedup = 1.234;
     EXPECT_EQ(format_progress(c),
-              "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23×, 1m05s elapsed, "
+              "[12/40 30%] ok 9, failed 3 (build_failed 1, run_timeout 2), best 1.23× unconfirmed, 1m05s elapsed, "
               "~2m31s left");  // 65 s / 12 done × 28 left = 151.7 s
 }
 
@@ -65,7 +65,7 @@ TEST(ProgressLine, CountersOfASummary) {
     EXPECT_EQ(c.eligible, 3u);
     EXPECT_EQ(c.failed, (std::map<Status, std::uint64_t>{{Status::Inaccurate, 1}, {Status::BuildFailed, 1}}));
     EXPECT_EQ(format_progress(c),
-              "[5/8 62%] ok 3, failed 2 (inaccurate 1, build_failed 1), best 1.25×, 12s elapsed, ~7s left");
+              "[5/8 62%] ok 3, failed 2 (inaccurate 1, build_failed 1), best 1.25× unconfirmed, 12s elapsed, ~7s left");
 }
 
 TEST(ProgressWriter, TerminalRedrawsInPlace) {

@@ -1,6 +1,6 @@
 // A small hand-built study summary shared by the report tests: a default, two ok routes, an
 // inaccurate one with NaN and infinite losses, a failed build with a two-line message, and a
-// pending candidate.
+// pending candidate; and the same with a route answered by the default's artifact.
 #pragma once
 
 #include <limits>
@@ -79,6 +79,18 @@ inline StudySummary sample_summary() {
     s.candidates_total = 8;
     s.artifact_bytes = 4096;
     s.wall_s = 12.5;
+    return s;
+}
+
+/// The sample study with one more route, -fgcse-sm=on, answered by the default's artifact: the
+/// default's figures, same_as "(default)"; appended last.
+inline StudySummary sample_with_default_twin() {
+    StudySummary s = sample_summary();
+    Evaluation twin = *s.default_evaluation;
+    twin.route = Route::parse("-fgcse-sm=on");
+    twin.phase = "fast";
+    twin.same_as = "(default)";
+    s.evaluations.push_back(twin);
     return s;
 }
 

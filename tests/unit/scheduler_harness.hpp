@@ -35,12 +35,19 @@ protected:
         evaluator = bench.evaluator();
         store = StudyStore::open(bench.paths.cache);
         keeper = std::make_unique<ArtifactKeeper>(bench.paths, true, 3);
-        ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0);
+        ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0,
+                                               [this](const Evaluation& e) { return evaluator->run_identity(e); });
         ledger->load();
         expression = bench.expression(routes);
         strategy = make_strategy(search, expression, StrategyOptions{});
         executor = std::make_unique<fake::SimulatedExecutor>(*evaluator, bench.runner, bench.clock);
         scheduler = std::make_unique<Scheduler>(*executor, *strategy, *ledger, budget, bench.clock, options);
+    }
+
+    // Reported timing (a metrics file per run): measurements may overlap builds and use lanes.
+    void use_reported_timing() {
+        bench.spec.timing.source = "reported";
+        bench.spec.run.command = {"{artifact}", "{metrics}"};
     }
 
     // The default route, then the search; false when interrupted.

@@ -124,8 +124,7 @@ TEST_F(SchedulerHarness, ReportedTimingStartsTheNextMeasurementBeforeTheCommit) 
 }
 
 TEST_F(SchedulerHarness, LanesMeasureSideBySideEachOnItsOwnGpu) {
-    bench.spec.timing.source = "reported";
-    bench.spec.run.command = {"{artifact}", "{metrics}"};
+    use_reported_timing();
     start(kSixCandidates, SchedulerOptions{4, 2, true}, routes_budget(100));
     bench.runner.fallback.build_s = 0.1;
     bench.runner.fallback.run_s = 1;

@@ -30,7 +30,7 @@ inline StudyHeader sample_header() {
     return header;
 }
 
-/// An evaluation with two cases, a NaN loss and an infinite median.
+/// An evaluation with two cases, a NaN loss and an infinite median, answered by a twin (same_as).
 inline Evaluation sample_evaluation(const std::string& route_text, Status status = Status::Ok) {
     Evaluation evaluation;
     evaluation.route = Route::parse(route_text);
@@ -45,6 +45,7 @@ inline Evaluation sample_evaluation(const std::string& route_text, Status status
     evaluation.timing = {{0.1, 0.30000000000000004, 1e-9}, 0.1, 0.05, 0.2};
     evaluation.started_at = "2026-11-29T23:00:01Z";
     evaluation.finished_at = "2026-11-29T23:00:02Z";
+    evaluation.same_as = "-O=2 -funroll-loops=on";
     CaseResult a;
     a.name = "a";
     a.status = Status::Ok;
@@ -91,6 +92,7 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
     expect_same_timing(expected.timing, actual.timing);
     EXPECT_EQ(expected.started_at, actual.started_at);
     EXPECT_EQ(expected.finished_at, actual.finished_at);
+    EXPECT_EQ(expected.same_as, actual.same_as);
     ASSERT_EQ(expected.cases.size(), actual.cases.size());
     for (std::size_t i = 0; i < expected.cases.size(); ++i) {
         EXPECT_EQ(expected.cases[i].name, actual.cases[i].name);

@@ -255,7 +255,7 @@ TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
     for (const char* column : {"minimal_route", "minimal_speedup", "minimal_ci_low", "minimal_ci_high"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE outcome DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr, nullptr),
                   SQLITE_OK);
-    for (const char* column : {"owner", "pgid", "pgid_ticks"})
+    for (const char* column : {"owner", "pgid", "pgid_ticks", "same_as"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
                                nullptr),
                   SQLITE_OK);
@@ -276,6 +276,32 @@ TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
     store->record_outcome(outcome);
     EXPECT_EQ(store->read_outcome()->minimal_route, Route::parse("-O=2"));
     EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), current_store_schema_version());
+}
+
+TEST_F(StudyStoreTest, AVersionThreeStoreReadsAsUniqueEvaluationsAndGainsSameAsForWriting) {
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+        Evaluation unique = sample_evaluation("-O=1");
+        unique.same_as.clear();
+        store->record(unique);
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, "ALTER TABLE evaluation DROP COLUMN same_as", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    set_schema_version(path_, "3");
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open_read_only(path_);
+        EXPECT_EQ(store->opened_schema_version(), 3);
+        ASSERT_EQ(store->evaluations().size(), 1u);
+        EXPECT_EQ(store->evaluations()[0].same_as, "");
+        EXPECT_EQ(store->find(Route::parse("-O=1").hash())->same_as, "");
+    }
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    EXPECT_EQ(store->opened_schema_version(), 3);
+    store->record(sample_evaluation("-O=3"));
+    EXPECT_EQ(store->find(Route::parse("-O=3").hash())->same_as, "-O=2 -funroll-loops=on");
+    EXPECT_EQ(store->find(Route::parse("-O=1").hash())->same_as, "");
 }
 
 TEST_F(StudyStoreTest, ForeignFilesAreRefused) {

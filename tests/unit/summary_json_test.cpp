@@ -26,19 +26,22 @@ const char* const kExpected = R"({
   "classes": [],
   "evaluations": [
     {"route": "", "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
+     "speedup": 1.0, "speedup_ci95": [0.9523809523809523, 1.0526315789473684], "confirmed": false,
      "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
     {"route": "-funroll-loops=on", "phase": "fast", "status": "ok", "time": 0.025,
-     "time_ci95": [0.024, 0.026], "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
+     "time_ci95": [0.024, 0.026], "speedup": 0.7999999999999999,
+     "speedup_ci95": [0.7692307692307693, 0.8333333333333334], "confirmed": false, "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
     {"route": "-O=3", "phase": "fast", "status": "ok", "time": 0.016, "time_ci95": [0.0155, 0.0165],
+     "speedup": 1.25, "speedup_ci95": [1.2121212121212122, 1.2903225806451613], "confirmed": true,
      "build_s": 0.75, "loss": {"typical": 1e-09}, "message": ""},
     {"route": "-ffast-math=on", "phase": "fast", "status": "inaccurate", "time": null,
-     "time_ci95": null, "build_s": 0.25, "loss": {"typical": null, "edge": null},
+     "time_ci95": null, "speedup": null, "speedup_ci95": null, "confirmed": false, "build_s": 0.25, "loss": {"typical": null, "edge": null},
      "loss_nonfinite": {"typical": "inf", "edge": "nan"},
      "message": "case edge: loss nan over threshold 1e-06"},
     {"route": "-march=native", "phase": "fast", "status": "build_failed", "time": null,
-     "time_ci95": null, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
+     "time_ci95": null, "speedup": null, "speedup_ci95": null, "confirmed": false, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
     {"route": "-O=2", "phase": "fast", "status": "pending", "time": null, "time_ci95": null,
-     "build_s": 0.0, "loss": {}, "message": ""}
+     "speedup": null, "speedup_ci95": null, "confirmed": false, "build_s": 0.0, "loss": {}, "message": ""}
   ],
   "confirmations": [
     {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3], "time": 0.016,
@@ -53,6 +56,22 @@ TEST(SummaryJson, MatchesTheDesignLayoutExactly) {
     Json expected = Json::parse(kExpected);
     EXPECT_EQ(actual, expected) << actual.dump(2);
     EXPECT_EQ(actual.dump(-1), expected.dump(-1));
+}
+
+// The speedup is the default's median over the evaluation's (0.02 / 0.016 here); a twin's answer
+// carries same_as and its twin's figures, so a twin of the default is exactly 1, never a gain.
+TEST(SummaryJson, EveryEvaluationHasItsSpeedupAndATwinNamesWhatItEquals) {
+    StudySummary s = testing::sample_with_default_twin();
+    Json json = summary_to_json(s, "");
+    const Json& fast = json.at("evaluations").at(2);
+    EXPECT_DOUBLE_EQ(fast.at("speedup").get<double>(), 0.02 / 0.016);
+    EXPECT_TRUE(fast.at("confirmed").get<bool>());
+    EXPECT_FALSE(fast.contains("same_as")) << "absent when unique";
+    const Json& same = json.at("evaluations").back();
+    EXPECT_EQ(same.at("same_as"), "(default)");
+    EXPECT_EQ(same.at("speedup").get<double>(), 1.0);
+    EXPECT_FALSE(same.at("confirmed").get<bool>());
+    EXPECT_EQ(summary_from_json(json).evaluations.back().same_as, "(default)") << "read back";
 }
 
 TEST(SummaryJson, TextIsIndentedAndEndsInNewline) {

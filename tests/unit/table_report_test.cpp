@@ -26,13 +26,13 @@ TEST(TableReport, ExactTextForTheSampleStudy) {
         "candidates  5 evaluated, 1 started and never finished, of 8 planned\n"
         "wall time   12.5 s\n"
         "\n"
-        "#  route              status        time (ms)          vs default  loss (rel_l2)  message\n"
-        "1  -O=3               ok               16.000  1.25× [1.21, 1.29]          1e-09\n"
-        "2  (default)          ok               20.000  1.00× [0.95, 1.05]              0\n"
-        "3  -funroll-loops=on  ok               25.000  0.80× [0.77, 0.83]              0\n"
-        "4  -ffast-math=on     inaccurate            -                   -            nan  case edge: loss nan over threshold 1e-06\n"
-        "5  -march=native      build_failed          -                   -              -  gcc: error: bad value for -march\n"
-        "6  -O=2               pending               -                   -              -\n"
+        "#  route              status        time (ms)          vs default           confirmed  loss (rel_l2)  message\n"
+        "1  -O=3               ok               16.000  1.25× [1.21, 1.29]  1.25× [1.20, 1.30]          1e-09\n"
+        "2  (default)          ok               20.000  1.00× [0.95, 1.05]                   -              0\n"
+        "3  -funroll-loops=on  ok               25.000  0.80× [0.77, 0.83]         unconfirmed              0\n"
+        "4  -ffast-math=on     inaccurate            -                   -                   -            nan  case edge: loss nan over threshold 1e-06\n"
+        "5  -march=native      build_failed          -                   -                   -              -  gcc: error: bad value for -march\n"
+        "6  -O=2               pending               -                   -                   -              -\n"
         "\n"
         "counts     ok 3, inaccurate 1, build_failed 1, pending 1, total 6\n"
         "artifacts  4.0 KiB kept\n";
@@ -59,8 +59,8 @@ TEST(TableReport, LongRoutesAreCutWithAnEllipsis) {
         "candidates  1 evaluated\n"
         "wall time   0.0 s\n"
         "\n"
-        "#  route         status       time (ms)  vs default  loss  message\n"
-        "1  -O=3 -funro…  run_timeout          -           -     -  case typical: ran past 10 s\n"
+        "#  route         status       time (ms)  vs default  confirmed  loss  message\n"
+        "1  -O=3 -funro…  run_timeout          -           -          -     -  case typical: ran past 10 s\n"
         "\n"
         "counts     run_timeout 1, total 1\n"
         "artifacts  0 B kept\n";
@@ -116,12 +116,89 @@ TEST(ReportRows, OkSortedByTimeThenFailuresByStatus) {
     EXPECT_EQ(rows[5].rank, 6u);
 }
 
+// A summary where a route faster in the search was not confirmed, one that was confirmed, and
+// two answered by byte-identical twins (of the default, of the confirmed route).
+StudySummary twins_summary() {
+    StudySummary s = testing::sample_with_default_twin();
+    Evaluation lucky = testing::evaluation("-O=1", "fast", Status::Ok);
+    lucky.timing = testing::timing(0.01, 0.0095, 0.0105);  // 2× in the search, never confirmed
+    Evaluation same_winner = s.evaluations[2];  // -O=3's figures
+    same_winner.route = Route::parse("-O=3 -fgcse-sm=on");
+    same_winner.same_as = "-O=3";
+    s.evaluations.push_back(lucky);
+    s.evaluations.push_back(same_winner);
+    return s;
+}
+
+TEST(ReportRows, ConfirmedRoutesComeFirstAndTwinsShowWhatTheyEqual) {
+    auto rows = report_rows(twins_summary());
+    ASSERT_GE(rows.size(), 6u);
+    EXPECT_EQ(rows[0].route, "-O=3") << "the confirmed route leads, though -O=1 was faster in the search";
+    ASSERT_TRUE(rows[0].confirmation.has_value());
+    EXPECT_EQ(format_confirmed(rows[0]), "1.25× [1.20, 1.30]");
+    EXPECT_EQ(rows[1].route, "-O=1");
+    EXPECT_EQ(format_vs_default(rows[1]), "2.00× [1.90, 2.11]");
+    EXPECT_EQ(format_confirmed(rows[1]), "unconfirmed");
+    for (const auto& row : rows) {
+        if (row.route == "-fgcse-sm=on") {
+            EXPECT_EQ(format_vs_default(row), "= (default)");
+            EXPECT_EQ(format_confirmed(row), "-") << "not a figure of its own";
+        }
+        if (row.route == "-O=3 -fgcse-sm=on") {
+            EXPECT_EQ(format_vs_default(row), "= -O=3");
+            EXPECT_FALSE(row.confirmation.has_value()) << "its twin was confirmed, not it";
+        }
+        if (row.route == "(default)") EXPECT_EQ(format_confirmed(row), "-");
+    }
+}
+
+TEST(ReportRows, TablesAndMarkdownSayEqualsInsteadOfASpeedup) {
+    std::string table = table_report(twins_summary());
+    EXPECT_NE(table.find("5  -fgcse-sm=on       ok               20.000         = (default)                   -      0\n"),
+              std::string::npos)
+        << table;
+    std::string markdown = markdown_report(twins_summary(), "");
+    EXPECT_NE(markdown.find("| -fgcse-sm=on | ok | 20.000 | = (default) | - |"), std::string::npos) << markdown;
+    EXPECT_NE(markdown.find("| -O=3 -fgcse-sm=on | ok | 16.000 | = -O=3 | - |"), std::string::npos) << markdown;
+}
+
+TEST(ReportRows, OneSpeedupPerEvaluationAgainstTheDefault) {
+    StudySummary s = testing::sample_summary();
+    auto fast = speedup_vs_default(s.evaluations[2], s);
+    ASSERT_TRUE(fast.has_value());
+    EXPECT_DOUBLE_EQ(fast->value, 0.02 / 0.016);
+    ASSERT_TRUE(fast->ci95.has_value());
+    EXPECT_DOUBLE_EQ(fast->ci95->first, 0.02 / 0.0165);
+    EXPECT_DOUBLE_EQ(fast->ci95->second, 0.02 / 0.0155);
+    EXPECT_FALSE(speedup_vs_default(s.evaluations[3], s).has_value()) << "inaccurate: no timing";
+    s.default_evaluation->timing = TimingSummary{};
+    EXPECT_FALSE(speedup_vs_default(s.evaluations[2], s).has_value()) << "an untimed default";
+}
+
+TEST(ReportRows, TheOutcomeLineSpeaksOnlyOfConfirmedFigures) {
+    StudySummary s = testing::sample_summary();
+    EXPECT_EQ(outcome_text(s), "improved: -O=3 is 1.25× as fast as the default, 95% CI [1.20×, 1.30×], confirmed "
+                               "interleaved with the default");
+    s.winner.reset();
+    s.outcome = Outcome::DefaultStays;
+    s.message = "no route's median was 1.02x the default's or better";
+    EXPECT_EQ(outcome_text(s), "default-stays: no route was confirmed faster than the default (no route's median was "
+                               "1.02x the default's or better); every speedup marked unconfirmed is a search-phase figure");
+    s.outcome = Outcome::Unfinished;
+    EXPECT_NE(outcome_text(s).find("unconfirmed"), std::string::npos);
+}
+
 TEST(MarkdownReport, EscapesAndTabulates) {
     EXPECT_EQ(escape_markdown("a|b *c* <x> [l](u)\nz"), "a\\|b \\*c\\* \\<x\\> \\[l\\](u) z");
     std::string text = markdown_report(testing::sample_summary(), "rel_l2");
     EXPECT_EQ(text.substr(0, 29), "# routetune study: matmul\n\n| ");
-    EXPECT_NE(text.find("| 1 | -O=3 | ok | 16.000 | 1.25× [1.21, 1.29] | 1e-09 |  |\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("| 5 | -march=native | build\\_failed | - | - | - | gcc: error: bad value for -march |\n"),
+    EXPECT_NE(text.find("| 1 | -O=3 | ok | 16.000 | 1.25× [1.21, 1.29] | 1.25× [1.20, 1.30] | 1e-09 |  |\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("| 3 | -funroll-loops=on | ok | 25.000 | 0.80× [0.77, 0.83] | unconfirmed | 0 |  |\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("| 5 | -march=native | build\\_failed | - | - | - | - | gcc: error: bad value for -march |\n"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("| expression | -O=\\[2\\|3\\] -funroll-loops=\\[on\\|off\\] |\n"), std::string::npos) << text;
@@ -159,6 +236,7 @@ TEST(TableReport, SaysWhatTildeLeftOutForTheStudysCpu) {
 TEST(TableReport, VsDefaultWithoutAnIntervalIsTheFactorAlone) {
     StudySummary summary = testing::sample_summary();
     for (auto& e : summary.evaluations) e.timing.ci_low_s = e.timing.ci_high_s = 0;
+    summary.confirmations.clear();  // the confirmed column would show the confirmation's interval
     std::string text = table_report(summary, TableOptions{});
     EXPECT_NE(text.find("  1.25×  "), std::string::npos) << text;
     EXPECT_EQ(text.find("1.25× ["), std::string::npos) << text;

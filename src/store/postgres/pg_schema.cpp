@@ -4,7 +4,8 @@
 // database holds many studies: every table is keyed by the study's id. The queue lives in
 // the same schema: `candidate` (one row per queued route, with its lease and fencing attempt
 // id), `lease_event` (reclaims and refused late writes: the evidence) and `baseline` (the
-// default route's outputs and case times, which workers on other machines check against).
+// default route's outputs and case times, which workers on other machines check against) and
+// `artifact_claim` (which candidate measures an artifact that several candidates built).
 #include "store/postgres/pg_schema.hpp"
 
 #include <string>
@@ -86,8 +87,20 @@ CREATE TABLE baseline (
 );
 )sql";
 
+// Version 2: an evaluation answered by a byte-identical artifact measured before it names that
+// route (same_as); workers find such a twin by artifact, and claim an artifact's measurement
+// (artifact_claim: one candidate per run identity measures it, the others wait for its answer).
+const char* kVersion2 = R"sql(
+ALTER TABLE evaluation ADD COLUMN same_as TEXT NOT NULL DEFAULT '';
+CREATE INDEX evaluation_by_artifact ON evaluation (study_id, artifact_sha256);
+CREATE TABLE artifact_claim (
+    study_id BIGINT NOT NULL REFERENCES study (id) ON DELETE CASCADE, run_identity TEXT NOT NULL,
+    route_hash TEXT NOT NULL, PRIMARY KEY (study_id, run_identity)
+);
+)sql";
+
 const std::vector<std::pair<int, const char*>>& migrations() {
-    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}};
+    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}, {2, kVersion2}};
     return list;
 }
 

@@ -12,7 +12,10 @@
 // study and route) and marks the candidate done: so a result is recorded exactly once, and a
 // late writer (its lease expired, or reclaimed and claimed by another) gets nothing in and
 // leaves a refused_write event as evidence. Execution is at least once: a candidate whose
-// worker died or stalled is run again by the next claimer.
+// worker died or stalled is run again by the next claimer. An artifact built by several
+// candidates is measured under one claim (artifact_claim, one row per run identity, taken by
+// INSERT ... ON CONFLICT DO NOTHING); the others wait for its answer, and take the claim over
+// only when its holder is no longer running under a live lease and recorded no run of it.
 #include "store/postgres/work_queue.hpp"
 
 #include "routetune/error.hpp"
@@ -175,6 +178,34 @@ std::vector<Evaluation> WorkQueue::finished_routes(const std::vector<std::string
     std::lock_guard lock(mutex_);
     return select_pg_evaluations(db_, study(), "route_hash = ANY($2::text[]) AND status <> 'pending'",
                                  {hash_array(route_hashes)}, CaseRows::Load);
+}
+
+std::vector<Evaluation> WorkQueue::measured_artifact(const std::string& artifact_sha256) {
+    std::lock_guard lock(mutex_);
+    return select_pg_evaluations(db_, study(), "artifact_sha256 = $2 AND same_as = '' AND status <> 'pending'",
+                                 {artifact_sha256}, CaseRows::Load);
+}
+
+std::string WorkQueue::claim_artifact(const std::string& identity, const std::string& route_hash) {
+    std::lock_guard lock(mutex_);
+    db_.exec("INSERT INTO artifact_claim (study_id, run_identity, route_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+             {pg_int(study()), identity, route_hash});
+    PgResult r = db_.exec("SELECT route_hash FROM artifact_claim WHERE study_id = $1 AND run_identity = $2",
+                          {pg_int(study()), identity});
+    return r.rows() ? r.text(0, 0) : route_hash;
+}
+
+bool WorkQueue::take_over_artifact(const std::string& identity, const std::string& holder, const std::string& route_hash,
+                                   const std::string& artifact_sha256) {
+    std::lock_guard lock(mutex_);
+    PgResult r = db_.exec(
+        "UPDATE artifact_claim SET route_hash = $4 WHERE study_id = $1 AND run_identity = $2 AND route_hash = $3 "
+        "AND NOT EXISTS (SELECT 1 FROM candidate WHERE study_id = $1 AND route_hash = $3 AND state = 'running' "
+        "AND lease_until >= now()) "
+        "AND NOT EXISTS (SELECT 1 FROM evaluation WHERE study_id = $1 AND route_hash = $3 AND status <> 'pending' "
+        "AND artifact_sha256 = $5 AND same_as = '') RETURNING route_hash",
+        {pg_int(study()), identity, holder, route_hash, artifact_sha256});
+    return r.rows() == 1;
 }
 
 QueueCounts WorkQueue::counts() {

@@ -82,6 +82,18 @@ public:
     /// Finished evaluations of the routes with these hashes (the coordinator's collection: ids
     /// are drawn at insert, so commits become visible out of id order and cannot be polled by id).
     std::vector<Evaluation> finished_routes(const std::vector<std::string>& route_hashes);
+    /// Finished evaluations of the study that ran the artifact with this sha256 themselves (no
+    /// same_as), with their cases, in id order: the twins a freshly built candidate may take.
+    std::vector<Evaluation> measured_artifact(const std::string& artifact_sha256);
+    /// Claims the measurement of run identity for route_hash unless another candidate holds it;
+    /// returns the holder's route hash (route_hash itself when this candidate holds it now).
+    std::string claim_artifact(const std::string& identity, const std::string& route_hash);
+    /// Moves identity's claim from holder to route_hash when holder is no longer evaluated (not
+    /// running under a live lease) and recorded no run of the artifact: a claim whose worker
+    /// died or whose candidate was abandoned. True when it moved.
+    bool take_over_artifact(const std::string& identity, const std::string& holder, const std::string& route_hash,
+                            const std::string& artifact_sha256);
+
     /// Counts by state.
     QueueCounts counts();
     /// Opens or closes the queue (closed: the coordinator queues no more; idle workers exit).

@@ -53,6 +53,7 @@ std::unique_ptr<SqliteStudyStore::Impl> open_reader(const std::filesystem::path&
     auto impl = std::make_unique<SqliteStudyStore::Impl>(path, WriterLock{}, true, false, needs_immutable(real));
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, true);
+    impl->has_same_as = has_column(impl->db, "evaluation", "same_as");
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     return impl;
 }

@@ -117,6 +117,12 @@ ALTER TABLE evaluation ADD COLUMN pgid INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE evaluation ADD COLUMN pgid_ticks INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 4: an evaluation answered by a byte-identical artifact measured before it (the same run
+// environment too) names that route; it was not run (study/same_artifact).
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE evaluation ADD COLUMN same_as TEXT NOT NULL DEFAULT '';
+)sql";
+
 std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
     auto statement = db.prepare(std::string("PRAGMA ") + pragma);
     return statement.step() ? statement.integer(0) : 0;
@@ -176,11 +182,17 @@ void create_fresh_schema(SqliteDb& db, const std::vector<StoreMigration>& migrat
 }  // namespace
 
 const std::vector<StoreMigration>& store_migrations() {
-    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
     return migrations;
 }
 
 int current_store_schema_version() { return store_migrations().back().version; }
+
+bool has_column(SqliteDb& db, const char* table, const char* column) {
+    auto statement = db.prepare(std::string("SELECT 1 FROM pragma_table_info('") + table + "') WHERE name = ?");
+    statement.bind(1, std::string_view(column));
+    return statement.step();
+}
 
 int prepare_store_schema(SqliteDb& db, bool read_only) {
     const std::string file = db.path().string();

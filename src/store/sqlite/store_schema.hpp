@@ -21,6 +21,9 @@ const std::vector<StoreMigration>& store_migrations();
 /// The schema version this build writes.
 int current_store_schema_version();
 
+/// True when table has column (a reader of an older store leaves out what it lacks).
+bool has_column(SqliteDb& db, const char* table, const char* column);
+
 /// The store's application_id ("RTST"), set on creation and checked on open.
 constexpr int kStoreApplicationId = 0x52545354;
 

@@ -19,6 +19,7 @@ struct SqliteStudyStore::Impl {
     SqliteDb db;
     mutable std::mutex mutex;
     int opened_version = 0;
+    bool has_same_as = true;     ///< evaluation.same_as exists (false: an older store opened read-only)
     std::string moved_aside_to;  ///< where opening as a new study renamed the earlier one
 };
 

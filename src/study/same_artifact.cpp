@@ -1,0 +1,33 @@
+// A twin's answer is copied whole (status, message, per-case results, timing), so a report, a
+// strategy and the confirmation's choice read the same figures for both routes; only what the
+// candidate did itself (its route, phase, build and artifact, when it started) stays its own.
+#include "study/same_artifact.hpp"
+
+#include "study/study_ledger.hpp"
+#include "util/files.hpp"
+
+namespace routetune {
+
+bool measured_itself(const Evaluation& e) {
+    if (!e.same_as.empty() || e.artifact_sha256.empty()) return false;
+    switch (e.status) {
+        case Status::Ok:
+        case Status::Inaccurate:
+        case Status::RunFailed:
+        case Status::RunCrashed:
+        case Status::RunTimeout: return true;
+        default: return false;
+    }
+}
+
+Evaluation same_as_twin(Evaluation built, const Evaluation& twin) {
+    built.status = twin.status;
+    built.message = twin.message;
+    built.cases = twin.cases;
+    built.timing = twin.timing;
+    built.same_as = measured_as(observe(twin));
+    built.finished_at = iso8601_utc_now();
+    return built;
+}
+
+}  // namespace routetune

@@ -12,8 +12,6 @@
 // {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 
-#include "eval/build_message.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +21,7 @@
 #include "eval/build_message.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
+#include "eval/warm_measurements.hpp"
 #include "util/files.hpp"
 #include "util/redaction.hpp"
 #include "util/sha256.hpp"
@@ -106,17 +105,25 @@ Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& ca
       catalog_(catalog),
       paths_(std::move(paths)),
       runner_(runner),
-      timing_(make_timing_source(spec.timing.source, adapter)) {}
+      timing_(make_timing_source(spec.timing.source, adapter)) {
+    if (spec.run.server.empty()) {
+        fresh_ = make_process_launcher(runner_);
+        return;
+    }
+    std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
+    warm_ = make_warm_measurements(spec_, compiler, adapter_.apply(Route{}, catalog_), runner_, paths_.root / "warm");
+    warm_->set_default_check([this](CaseLauncher& via) { return check_default(via); });
+}
 
 Evaluator::~Evaluator() = default;
 
-BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) const {
+BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, const std::string& copy) const {
     BuiltCandidate built;
     Evaluation& e = built.evaluation;
     e.route = route;
     e.phase = phase;
     e.started_at = iso8601_utc_now();
-    built.workdir = paths_.workdir(route.hash());
+    built.workdir = paths_.workdir(route.hash() + copy);
     remove_tree_quietly(built.workdir);
     std::error_code ec;
     fs::create_directories(built.workdir, ec);
@@ -211,9 +218,10 @@ double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& base
     return timeout;
 }
 
-CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const {
+CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
+                            CaseLauncher* via, const std::string& file_tag) const {
     CaseRun run;
-    std::string stem = case_file_stem(test_case.name);
+    std::string stem = file_tag + case_file_stem(test_case.name);
     fs::path output = built.workdir / ("output-" + stem);
     fs::path metrics = built.workdir / ("metrics-" + stem + ".json");
     std::error_code ec;
@@ -227,7 +235,9 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
                              {"workdir", {built.workdir.string()}},
                              {"spec_dir", {spec_.dir.string()}}};
     if (!test_case.input.empty()) values["input"] = {test_case.input.string()};
-    ProcessSpec process;
+    CaseLaunch launch{{}, built.evaluation.route, built.evaluation.artifact_sha256, test_case.name, test_case.args,
+                      built.artifact, built.workdir, output, metrics, test_case.input};
+    ProcessSpec& process = launch.process;
     process.argv = expand_argv(spec_.run.command, values);
     process.argv.insert(process.argv.end(), test_case.args.begin(), test_case.args.end());
     process.cwd = working_folder(spec_.run.cwd, spec_, values);
@@ -238,7 +248,9 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     process.output_limit_bytes = spec_.run.max_output_mb << 20;
     process.label = built.evaluation.route.hash();
-    ProcessResult result = runner_.run(process);
+    LaunchResult launched = (via ? *via : warm_ ? static_cast<CaseLauncher&>(*warm_) : *fresh_).run(launch);
+    const ProcessResult& result = launched.process;
+    run.code_sha256 = launched.code_sha256;
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = redact_secrets(tail_of(result.err, kLogTail));
@@ -256,7 +268,8 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
         run.status = Status::RunFailed;
     }
     if (run.status != Status::Ok) {
-        run.message = describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err);
+        run.message = launched.message.empty() ? describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err)
+                                               : launched.message;
         return run;
     }
     bool output_named = uses_placeholder(spec_.run.command, "output");
@@ -345,7 +358,36 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
     e.timing = summarize(samples);
     e.status = Status::Ok;
     e.finished_at = iso8601_utc_now();
+    if (warm_ && e.route.empty()) remember_default(built);
     return e;
+}
+
+void Evaluator::remember_default(const BuiltCandidate& built) const {
+    std::lock_guard hold(default_mutex_);
+    default_built_ = built;
+}
+
+// The default's runs through via, each case once, into files of their own ("check<n>-"), so a
+// check beside another lane's never shares a file, removed after; the sum of the cases' times.
+std::optional<double> Evaluator::check_default(CaseLauncher& via) const {
+    std::optional<BuiltCandidate> built;
+    {
+        std::lock_guard hold(default_mutex_);
+        built = default_built_;
+    }
+    if (!built) return std::nullopt;
+    std::string tag = "check" + std::to_string(++checks_) + "-";
+    double sum = 0;
+    bool failed = false;
+    for (const auto& test_case : spec_.cases) {
+        CaseRun run = failed ? CaseRun{} : run_case(*built, test_case, RunBaseline{}, &via, tag);
+        failed = failed || run.status != Status::Ok;
+        sum += run.time_s;
+        std::error_code ec;
+        fs::remove(built->workdir / ("output-" + tag + case_file_stem(test_case.name)), ec);
+        fs::remove(built->workdir / ("metrics-" + tag + case_file_stem(test_case.name) + ".json"), ec);
+    }
+    return failed ? std::nullopt : std::optional<double>(sum);
 }
 
 std::optional<std::vector<double>> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {

@@ -3,12 +3,14 @@
 // each finished evaluation committed to the ledger before the next result is taken; with
 // overlap, a finished build's slot is refilled at once, whatever else is running. At the time
 // limit nothing new starts: running measurements finish and are committed, the candidates
-// built or building are abandoned (left pending). Work is started on an EvaluationExecutor,
+// built or building are abandoned (left pending). The limit counts the time kept free for the
+// confirmation (keep_free) as spent. Work is started on an EvaluationExecutor,
 // so where a candidate is evaluated is not its concern.
 #pragma once
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -55,6 +57,13 @@ public:
     /// Waits for every build and measurement in flight and drops their results.
     void drain();
 
+    /// Keeps reserve() seconds free before the time limit (the confirmation's cost and the
+    /// measurement that may be running when the search stops): the search stops that much
+    /// earlier. reserve is asked at once and after every commit.
+    void keep_free(std::function<double()> reserve);
+    /// The seconds kept free now (0 without keep_free).
+    double reserved_s() const { return reserve_s_; }
+
 private:
     struct Building {
         Route route;
@@ -68,6 +77,8 @@ private:
     };
 
     bool time_is_up() const;
+    double limit_elapsed_s() const;
+    void commit(Evaluation e);
     void wait_within_limit(const std::vector<JobId>& jobs);
     void cancel_running_builds();
     void stop_at_time_limit();
@@ -93,6 +104,8 @@ private:
     std::vector<Route> measuring_;    // built, taken from building_, being measured
     std::vector<LaneRun> lane_runs_;  // measurements in progress on their lanes
     std::vector<bool> lane_busy_;
+    std::function<double()> reserve_;
+    double reserve_s_ = 0;
 };
 
 /// The budget a study's [search] section sets: max_routes, and time_limit_s when above 0.

@@ -102,6 +102,11 @@ TEST_F(WarmMeasurement, OneProcessMeasuresEveryCandidateRunningEachBuildsOwnCode
     ASSERT_NE(first_other, order.end());
     ASSERT_GE(first_other - order.begin(), 8) << "the default's 3 rounds x 2 cases, then its check of 2 cases";
     EXPECT_EQ(order.back().substr(0, 2), "-|") << "the last runs are the default's closing check";
+    CliResult report = run_cli({"report", ".routetune/fake_timed.sqlite", "--format", "json"}, specs);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    json reported = json::parse(report.out);
+    EXPECT_EQ(reported.at("warm_processes"), s.at("warm_processes")) << "report does not give back what tune printed";
+    EXPECT_EQ(reported.at("code_identities"), s.at("code_identities"));
 }
 
 TEST_F(WarmMeasurement, ACandidateThatKillsTheProcessIsRunCrashedAndTheProcessReplaced) {

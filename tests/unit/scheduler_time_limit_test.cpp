@@ -137,6 +137,16 @@ TEST_F(TimeLimit, ProcessTimingCancelsTheBuildsBesideTheDefaultAndMeasuresTheDef
     EXPECT_EQ(pending_routes().size(), 2u);
 }
 
+TEST_F(TimeLimit, TheLimitCountsFromTheCommandsStartNotTheLedgers) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, limit(4.5));
+    ledger->count_from(kStart - 2);  // the command spent 2 s (discovery) before the ledger began
+    // The limit ends at 2.5 s of the ledger's time: the default (to 1.3 s) and one candidate
+    // (built to 2.3 s, measured to 2.6 s: the measurement in flight).
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(ledger->evaluations().size(), 2u);
+    EXPECT_DOUBLE_EQ(bench.clock.now_s(), kStart + 2.6);
+}
+
 TEST_F(TimeLimit, TheSearchKeepsTheReserveFreeAndOnlyTheMeasurementInFlightRunsIntoIt) {
     start(kSixCandidates, SchedulerOptions{1, 1, false}, limit(10));
     scheduler->keep_free([] { return 5.0; });

@@ -109,6 +109,20 @@ TEST(TimeLimitCli, AStudyEndsWithinItsLimitWithAConfirmedResult) {
     EXPECT_NE(r.err.find(" s of the 4s --time-limit; the search kept "), std::string::npos) << r.err;
 }
 
+// The wall time reported against the limit is the whole command's: the setup before the study
+// (here the compiler's discovery, a few seconds for a compiler path not seen before) counts.
+TEST(TimeLimitCli, TheWallTimeAgainstTheLimitIsTheWholeCommands) {
+    fs::path specs = scratch_specs();  // a new path of fake_timed_cc: discovery runs again
+    fs::path spec = quick_confirmation_spec(specs);
+    auto start = std::chrono::steady_clock::now();
+    CliResult r = run_cli({"tune", spec.filename().string(), "--time-limit", "10m", "--json"}, specs, {{"FAKE_JITTER", "0"}});
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    double reported = json::parse(r.out).at("time").at("wall_s").get<double>();
+    EXPECT_LE(reported, wall_s);
+    EXPECT_GT(reported, wall_s - 0.5) << "the reported wall time leaves out the setup (" << wall_s - reported << " s)";
+}
+
 // A limit that cannot hold even the confirmation (three fresh builds of each route at 1 s each,
 // one at a time) is said as soon as the default's cost is known, not after a search.
 TEST(TimeLimitCli, ALimitTooShortForTheConfirmationIsSaidOnceTheDefaultIsMeasured) {

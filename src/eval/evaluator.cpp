@@ -20,6 +20,7 @@
 #include "eval/accuracy.hpp"
 #include "eval/build_message.hpp"
 #include "spec/placeholders.hpp"
+#include "eval/default_checker.hpp"
 #include "eval/timing_source.hpp"
 #include "eval/warm_measurements.hpp"
 #include "util/files.hpp"
@@ -112,7 +113,8 @@ Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& ca
     }
     std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
     warm_ = make_warm_measurements(spec_, compiler, adapter_.apply(Route{}, catalog_), runner_, paths_.root / "warm");
-    warm_->set_default_check([this](CaseLauncher& via) { return check_default(via); });
+    default_checker_ = std::make_unique<DefaultChecker>(*this);
+    warm_->set_default_check([this](CaseLauncher& via) { return (*default_checker_)(via); });
 }
 
 Evaluator::~Evaluator() = default;
@@ -363,31 +365,7 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
 }
 
 void Evaluator::remember_default(const BuiltCandidate& built) const {
-    std::lock_guard hold(default_mutex_);
-    default_built_ = built;
-}
-
-// The default's runs through via, each case once, into files of their own ("check<n>-"), so a
-// check beside another lane's never shares a file, removed after; the sum of the cases' times.
-std::optional<double> Evaluator::check_default(CaseLauncher& via) const {
-    std::optional<BuiltCandidate> built;
-    {
-        std::lock_guard hold(default_mutex_);
-        built = default_built_;
-    }
-    if (!built) return std::nullopt;
-    std::string tag = "check" + std::to_string(++checks_) + "-";
-    double sum = 0;
-    bool failed = false;
-    for (const auto& test_case : spec_.cases) {
-        CaseRun run = failed ? CaseRun{} : run_case(*built, test_case, RunBaseline{}, &via, tag);
-        failed = failed || run.status != Status::Ok;
-        sum += run.time_s;
-        std::error_code ec;
-        fs::remove(built->workdir / ("output-" + tag + case_file_stem(test_case.name)), ec);
-        fs::remove(built->workdir / ("metrics-" + tag + case_file_stem(test_case.name) + ".json"), ec);
-    }
-    return failed ? std::nullopt : std::optional<double>(sum);
+    if (default_checker_) default_checker_->remember(built);
 }
 
 std::optional<std::vector<double>> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {

@@ -9,7 +9,6 @@
 #include <atomic>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +25,7 @@ namespace routetune {
 
 class TimingSource;
 class WarmMeasurements;
+class DefaultChecker;
 
 /// A candidate after its build: ready to measure (status Pending) or already failed.
 struct BuiltCandidate {
@@ -111,7 +111,6 @@ public:
 
 private:
     double run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const;
-    std::optional<double> check_default(CaseLauncher& via) const;
     double build_timeout(std::string* reason) const;
 
     const Spec& spec_;
@@ -123,9 +122,7 @@ private:
     std::atomic<double> default_build_s_{0};
     std::unique_ptr<WarmMeasurements> warm_;   ///< with [run] server
     std::unique_ptr<CaseLauncher> fresh_;      ///< without: a fresh process per run
-    mutable std::mutex default_mutex_;
-    mutable std::optional<BuiltCandidate> default_built_;  ///< what warm processes re-measure
-    mutable std::atomic<unsigned> checks_{0};              ///< names each check's files
+    std::unique_ptr<DefaultChecker> default_checker_;  ///< with [run] server: what warm processes re-measure
 };
 
 

@@ -11,8 +11,15 @@ Two uses:
   ``-inductor:max_autotune=on -inductor:triton.cudagraphs=off``) or from the JSON file named
   by ``ROUTETUNE_INDUCTOR_ROUTE_FILE`` (``{"max_autotune": "on", ...}``) and sets the entries.
 
-``python3 routetune_inductor.py --parse-route TEXT`` prints the typed assignments of TEXT
-(no torch needed): it is how the conversion rules are tested without PyTorch.
+``python3 routetune_inductor.py --parse-route TEXT [--path aoti]`` prints the typed assignments of
+TEXT (no torch needed): it is how the conversion rules are tested without PyTorch. With
+``--path`` it refuses (exit 1, one line per knob on stderr) the knobs that do not apply to that
+path, as ``apply_route(path=...)`` does.
+
+Paths: ``jit`` (``torch.compile``, the default) and ``aoti`` (an AOTInductor package built by
+``torch._inductor.aoti_compile_and_package`` and run by ``aoti_load_package``). A knob that has
+no effect on a path (NOT_APPLICABLE) is never silently dropped: ``apply_route`` raises
+``NotApplicable`` naming it and why, so the build fails with that message.
 
 Tunable entries: bools, ints (not bools), floats, and strings whose allowed values are known
 (a ``Literal[...]`` annotation, or KNOWN_CHOICES below). Left out: entries of any other type
@@ -44,6 +51,22 @@ SKIP_PARTS = (
 )
 
 UNSAFE_PARTS = ("fast_math", "unsafe", "upcast", "tf32", "precision", "emulate")
+
+# Knobs that do nothing on a path, and why: a route setting one there is refused, not
+# measured as if it had applied.
+NOT_APPLICABLE = {
+    "aoti": {
+        "triton.cudagraphs": "an AOTInductor package is run by its own C++ runner, which does not capture "
+                             "CUDA graphs (torch.compile's cudagraph trees are a Python-side wrapper)",
+        "triton.cudagraph_trees": "cudagraph trees wrap torch.compile's Python callable; an AOTInductor package "
+                                  "has none",
+    },
+}
+
+
+class NotApplicable(ValueError):
+    """A route sets knobs that do nothing on the path it is applied to."""
+
 
 KNOWN_CHOICES = {
     "max_autotune_gemm_backends": ["ATEN", "TRITON", "CPP", "ATEN,TRITON", "ATEN,TRITON,CPP", "TRITON", "CUTLASS",
@@ -193,12 +216,30 @@ def read_route():
     return parse_route(os.environ.get("ROUTETUNE_INDUCTOR_ROUTE", ""))
 
 
-def apply_route(config=None):
-    """Sets the route's entries on torch._inductor.config; returns {name: typed value}."""
+def not_applicable(assignments, path):
+    """[(name, why)] of the assignments that do nothing on path ("jit" or "aoti")."""
+    refused = NOT_APPLICABLE.get(path, {})
+    return [(name, refused[name]) for name in sorted(assignments) if name in refused]
+
+
+def check_path(assignments, path):
+    """Raises NotApplicable naming every assignment that does nothing on path."""
+    if path not in ("jit", "aoti"):
+        raise ValueError("unknown path %r (known: jit, aoti)" % path)
+    refused = not_applicable(assignments, path)
+    if refused:
+        raise NotApplicable("; ".join("%s%s does not apply to %s: %s" % (PREFIX, name, path, why) for name, why in refused))
+
+
+def apply_route(config=None, path="jit"):
+    """Sets the route's entries on torch._inductor.config; returns {name: typed value}. Raises
+    NotApplicable when the route sets a knob that does nothing on path."""
+    route = read_route()
+    check_path(route, path)
     if config is None:
         import torch._inductor.config as config
     applied = {}
-    for name, value in read_route().items():
+    for name, value in route.items():
         target = config
         parts = name.split(".")
         for part in parts[:-1]:
@@ -214,12 +255,18 @@ def main(argv):
         json.dump(dump_config(), sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
-    if len(argv) == 3 and argv[1] == "--parse-route":
-        typed = {name: typed_value(value) for name, value in parse_route(argv[2]).items()}
+    if len(argv) in (3, 5) and argv[1] == "--parse-route" and (len(argv) == 3 or argv[3] == "--path"):
+        assignments = parse_route(argv[2])
+        try:
+            check_path(assignments, argv[4] if len(argv) == 5 else "jit")
+        except NotApplicable as refused:
+            sys.stderr.write("%s\n" % refused)
+            return 1
+        typed = {name: typed_value(value) for name, value in assignments.items()}
         json.dump(typed, sys.stdout, sort_keys=True)
         sys.stdout.write("\n")
         return 0
-    sys.stderr.write("usage: routetune_inductor.py --dump-config | --parse-route TEXT\n")
+    sys.stderr.write("usage: routetune_inductor.py --dump-config | --parse-route TEXT [--path jit|aoti]\n")
     return 2
 
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Issue 14's GPU work in device calls (each under 10 minutes), from the repository root:
-#   scripts/gpu-auto-studies.sh 1   build routetune (scripts/build-device.sh, .devcarry carried),
-#                                   the fork server's before/after cost on inductor_cnn, the
-#                                   auto study of inductor_mlp; $OUT gets the binary back
-#   scripts/gpu-auto-studies.sh 2   ROUTETUNE=<that binary>: auto studies of inductor_cnn and
-#                                   inductor_resnet18, cuda_gemm again, the cost on resnet18
-#   scripts/gpu-auto-studies.sh 3   ROUTETUNE=<a binary from scripts/pack-device-binary.sh, .devbin
-#                                   carried>: the auto study of inductor_resnet18 with room to confirm
+#   scripts/gpu-auto-studies.sh 1   the fork server's before/after cost on inductor_cnn, the
+#                                   auto study of inductor_mlp
+#   scripts/gpu-auto-studies.sh 2   auto studies of inductor_cnn and inductor_resnet18, cuda_gemm
+#                                   again, the cost on resnet18
+#   scripts/gpu-auto-studies.sh 3   the auto study of inductor_resnet18 with room to confirm
+# Every phase runs ROUTETUNE (default .devbin/routetune: scripts/pack-device-binary.sh's portable
+# binary, made here and carried).
 # Studies go through scripts/gpu-studies.sh with --search auto over
 # examples/inductor_common/auto12.routes (or ROUTES_FILE) and --time-limit $TIME_LIMIT (default
 # 100s). auto12 holds the max-autotune knobs, whose builds take minutes on ResNet-18 and BERT:
@@ -19,9 +19,8 @@ phase=${1:-1}
 auto="--search auto --routes-file ${ROUTES_FILE:-$PWD/examples/inductor_common/auto12.routes} --time-limit ${TIME_LIMIT:-100s}"
 if [[ $phase == 1 ]]; then
   python3 -c "import torch, torchvision, transformers; print('torch', torch.__version__, 'torchvision', torchvision.__version__, 'transformers', transformers.__version__, 'gpus', torch.cuda.device_count())"
-  time scripts/build-device.sh > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-  cp build-device/routetune "$OUT/routetune"
-  export ROUTETUNE=$PWD/build-device/routetune
+  export ROUTETUNE=${ROUTETUNE:-$PWD/.devbin/routetune}
+  "$ROUTETUNE" --version || exit 1
   REPEATS=2 scripts/inductor-overhead.sh inductor_cnn
   cp "$OUT/overhead.tsv" "$OUT/overhead_cnn.tsv"
   STUDY_LIMIT_S=280 EXTRA_ARGS="$auto" scripts/gpu-studies.sh inductor_mlp
@@ -33,7 +32,7 @@ elif [[ $phase == 3 ]]; then
   cp "$OUT/results.tar.gz" "$OUT/results_inductor_resnet18.tar.gz"
   cp "$OUT/summary.txt" "$OUT/summary_inductor_resnet18.txt"
 else
-  export ROUTETUNE=${ROUTETUNE:-$PWD/build-device/routetune}
+  export ROUTETUNE=${ROUTETUNE:-$PWD/.devbin/routetune}
   STUDY_LIMIT_S=220 EXTRA_ARGS="$auto" scripts/gpu-studies.sh inductor_cnn inductor_resnet18
   cp "$OUT/results.tar.gz" "$OUT/results_cnn_resnet18.tar.gz"; cp "$OUT/summary.txt" "$OUT/summary_cnn_resnet18.txt"
   STUDY_LIMIT_S=70 scripts/gpu-studies.sh cuda_gemm

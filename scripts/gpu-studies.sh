@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-results}
 STUDIES_DIR=${STUDIES_DIR:-$PWD/gpu-studies}
-ROUTETUNE=${ROUTETUNE:-$PWD/build-portable/routetune}
+ROUTETUNE=${ROUTETUNE:-$PWD/.devbin/routetune}
 LIMIT=${STUDY_LIMIT_S:-280}
 JOBS=${JOBS:-8}
 mkdir -p "$OUT" "$STUDIES_DIR"

@@ -14,8 +14,19 @@ forked.py beside this runs the same commands in a child of routetune's fork serv
 PyTorch imported already. Besides "time_ms", METRICS records "first_call_s" (the compile from
 the cache and the first call) and "script_s" (this script's own time, torch import included
 unless forked), so the fixed cost of a measurement can be told from its timed part.
+
+The build records in ARTIFACT the hash of the generated code it loaded ("code_sha256": every
+module Inductor's PyCodeCache loaded while compiling, in the build's own cache folder). This
+file is also a workload of routetune's warm measurement process (python/routetune_measure.py,
+docs/measurement-protocol.md): warm_setup loads the model once, so one process keeps one CUDA
+context; warm_run measures one build in it: Dynamo reset, torch._inductor.config restored to
+its defaults, the build's route applied, compiled from the build's cache folder, the same 50
+timed calls as `run`, and the hash of the generated code it loaded, which must come from the
+request's own cache folder and equal the build's. NOT RUN YET: written without PyTorch at
+hand; the H200 run of scripts/gpu-issue26.sh is its first.
 """
 
+import hashlib
 import importlib
 import json
 import os
@@ -43,7 +54,7 @@ def compiled(model):
     import torch
 
     helper_dir = os.environ.get("ROUTETUNE_PYTHON_DIR")
-    if helper_dir:
+    if helper_dir and helper_dir not in sys.path:
         sys.path.insert(0, helper_dir)
     import routetune_inductor
 
@@ -51,35 +62,44 @@ def compiled(model):
     return torch.compile(model), applied
 
 
-def save_npy(path, tensor):
-    import numpy
-
-    numpy.save(path, tensor.detach().float().cpu().numpy())
-    if not path.endswith(".npy") and os.path.exists(path + ".npy"):
-        os.replace(path + ".npy", path)
+LOADED_CODE = []  # paths of the generated modules Inductor loaded since the list was last cleared
 
 
-def build(model_dir, artifact):
+def record_loaded_code():
+    """Wraps PyCodeCache.load_by_key_path (once) so every generated module it loads is noted in
+    LOADED_CODE; False when this PyTorch has no such method."""
+    try:
+        from torch._inductor.codecache import PyCodeCache
+    except ImportError:
+        return False
+    original = PyCodeCache.__dict__.get("load_by_key_path")
+    if original is None or getattr(original, "routetune_wrapped", False):
+        return original is not None
+    function = original.__func__
+
+    def load_by_key_path(cls, key, path, *args, **kwargs):
+        LOADED_CODE.append(os.path.abspath(path))
+        return function(cls, key, path, *args, **kwargs)
+
+    wrapped = classmethod(load_by_key_path)
+    wrapped.routetune_wrapped = True
+    PyCodeCache.load_by_key_path = wrapped
+    return True
+
+
+def code_sha256(paths):
+    """One hash over the contents of the generated modules paths (order and repeats ignored)."""
+    digests = []
+    for path in sorted(set(paths)):
+        with open(path, "rb") as handle:
+            digests.append(hashlib.sha256(handle.read()).hexdigest())
+    return hashlib.sha256("\n".join(digests).encode()).hexdigest()
+
+
+def time_calls(fn, example):
+    """(times in ms of ITERS timed calls after WARMUP, the last result, the first call's seconds)."""
     import torch
 
-    model, example = load_model(model_dir)
-    started = time.time()
-    fn, applied = compiled(model)
-    with torch.no_grad():
-        fn(example)
-        fn(example)
-    torch.cuda.synchronize()
-    with open(artifact, "w", encoding="utf-8") as handle:
-        json.dump({"torch": torch.__version__, "config": {k: str(v) for k, v in applied.items()},
-                   "compile_s": time.time() - started, "script_s": time.time() - STARTED,
-                   "cache": os.environ.get("TORCHINDUCTOR_CACHE_DIR", "")}, handle)
-
-
-def run(model_dir, output, metrics):
-    import torch
-
-    model, example = load_model(model_dir)
-    fn, _ = compiled(model)
     times = []
     with torch.no_grad():
         first = time.time()
@@ -98,9 +118,88 @@ def run(model_dir, output, metrics):
             stop.synchronize()
             times.append(start.elapsed_time(stop))
         result = result.clone()
+    return times, result, first_call_s
+
+
+def save_npy(path, tensor):
+    import numpy
+
+    numpy.save(path, tensor.detach().float().cpu().numpy())
+    if not path.endswith(".npy") and os.path.exists(path + ".npy"):
+        os.replace(path + ".npy", path)
+
+
+def build(model_dir, artifact):
+    import torch
+
+    model, example = load_model(model_dir)
+    hooked = record_loaded_code()
+    started = time.time()
+    fn, applied = compiled(model)
+    with torch.no_grad():
+        fn(example)
+        fn(example)
+    torch.cuda.synchronize()
+    with open(artifact, "w", encoding="utf-8") as handle:
+        json.dump({"torch": torch.__version__, "config": {k: str(v) for k, v in applied.items()},
+                   "compile_s": time.time() - started, "script_s": time.time() - STARTED,
+                   "cache": os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
+                   "code_sha256": code_sha256(LOADED_CODE) if hooked and LOADED_CODE else ""}, handle)
+
+
+def run(model_dir, output, metrics):
+    import torch
+
+    model, example = load_model(model_dir)
+    fn, _ = compiled(model)
+    times, result, first_call_s = time_calls(fn, example)
     save_npy(output, result)
     with open(metrics, "w", encoding="utf-8") as handle:
         json.dump({"time_ms": times, "first_call_s": first_call_s, "script_s": time.time() - STARTED}, handle)
+
+
+def warm_setup(args):
+    """The warm process's context: the model and its input on the GPU (one CUDA context for every
+    request) and the Inductor config's defaults, restored before each request."""
+    import torch
+    import torch._inductor.config as config
+
+    model, example = load_model(args[0])
+    record_loaded_code()
+    return {"model": model, "example": example, "defaults": config.save_config()}
+
+
+def warm_run(context, request):
+    """One run of one build in the warm process; see the module's docstring."""
+    import torch
+    import torch._dynamo
+    import torch._inductor.config as config
+    import routetune_measure
+
+    torch._dynamo.reset()
+    config.load_config(context["defaults"])
+    del LOADED_CODE[:]
+    started = time.time()
+    fn, _ = compiled(context["model"])
+    try:
+        times, result, first_call_s = time_calls(fn, context["example"])
+    except RuntimeError as error:
+        if "CUDA error" in str(error) or "illegal memory access" in str(error):
+            raise routetune_measure.ProcessCorrupted(str(error).splitlines()[0])
+        raise
+    save_npy(request["output"], result)
+    with open(request["metrics"], "w", encoding="utf-8") as handle:
+        json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started}, handle)
+    cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
+    foreign = [path for path in LOADED_CODE if not path.startswith(cache + os.sep)]
+    if foreign:
+        raise RuntimeError("ran generated code from outside this build's cache folder %s: %s" % (cache, foreign[0]))
+    code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
+    with open(request["artifact"], encoding="utf-8") as handle:
+        built = json.load(handle).get("code_sha256", "")
+    if built and code != built:
+        raise RuntimeError("ran code %s, but its build produced %s" % (code[:16], built[:16]))
+    return {"code_sha256": code}
 
 
 def eager(model_dir, output):

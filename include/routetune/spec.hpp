@@ -44,6 +44,8 @@ struct RunSpec {
     std::uint64_t max_output_mb = 256;    ///< a run printing (or writing to {output}) more fails
     std::string cwd;
     std::map<std::string, std::string> env;
+    std::vector<std::string> server;      ///< a warm measurement process per lane (docs/measurement-protocol.md):
+                                          ///< its argv ({compiler}, {spec_dir}); empty: a fresh process per run
 };
 
 /// [timing]
@@ -57,6 +59,8 @@ struct TimingSpec {
     int confirm_rounds = 10;              ///< interleaved A B A B rounds in the confirmation
     int confirm_top = 3;                  ///< candidates re-measured in the confirmation
     bool confirm_rebuild = false;         ///< the confirmation builds the default and finalists afresh
+    int confirm_builds = 1;               ///< with confirm_rebuild: fresh builds per route (the adapter's
+                                          ///< default: 3 where builds vary, else 1)
 };
 
 /// [accuracy.<class>]: one case class's own rule; an unset field keeps [accuracy]'s value.

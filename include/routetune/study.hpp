@@ -2,6 +2,7 @@
 // final table show.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -36,6 +37,25 @@ struct Confirmation {
     double speedup = 1;            ///< default median / candidate median
     double ci_low = 1;             ///< 95% interval of the speedup
     double ci_high = 1;
+    std::vector<double> build_medians_s;  ///< on several fresh builds: each build's median, in build order
+};
+
+/// One warm measurement process of a study (docs/measurement-protocol.md), as it ended.
+struct WarmProcessReport {
+    std::string lane;                       ///< its CUDA_VISIBLE_DEVICES ("" with one lane)
+    long pid = 0;
+    std::size_t runs = 0;                   ///< runs it answered, its checks of the default included
+    std::size_t routes = 0;                 ///< distinct routes other than the default it ran
+    std::optional<double> default_first_s;  ///< the default's time measured in it before any candidate
+    std::optional<double> default_last_s;   ///< the default's time measured in it last (absent when it was replaced)
+    std::string ended;                      ///< "closed", or why it was replaced
+};
+
+/// The code one build's runs executed, as the warm measurement process reported it.
+struct CodeIdentity {
+    Route route;
+    std::string artifact_sha256;  ///< the build's artifact
+    std::string code_sha256;      ///< the code its runs executed
 };
 
 /// Everything a report shows of a study.
@@ -59,6 +79,12 @@ struct StudySummary {
     std::uint64_t output_bytes = 0;                  ///< of those, everything else: run outputs, metrics, build leftovers
     double wall_s = 0;                               ///< wall time of the study so far
     std::vector<LeftOutAxisValue> left_out;          ///< values `~` left out for the study's CPU, each with why
+    double time_limit_s = 0;                         ///< --time-limit (0: none)
+    double confirmation_reserve_s = 0;               ///< what the search kept free for the confirmation (estimate)
+    double confirmation_s = 0;                       ///< what the confirmation took
+    std::vector<double> default_build_medians_s;     ///< the confirmation's fresh builds of the default: each one's median
+    std::vector<WarmProcessReport> warm_processes;   ///< the warm measurement processes of the last tune
+    std::vector<CodeIdentity> code_identities;       ///< per build measured warm: the code its runs executed
 };
 
 }  // namespace routetune

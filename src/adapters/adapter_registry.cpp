@@ -20,8 +20,8 @@ const AdapterEntry kAdapters[] = {
     {"gcc", make_gcc_adapter, "gcc"},
     {"clang", make_clang_adapter, "clang"},
     {"nvcc", make_nvcc_adapter, "nvcc"},
-    {"trtexec", make_trtexec_adapter, "trtexec", true},
-    {"inductor", make_inductor_adapter, "python3"},
+    {"trtexec", make_trtexec_adapter, "trtexec", true, true},
+    {"inductor", make_inductor_adapter, "python3", false, true},
     {"custom", make_custom_adapter, ""},
 };
 

@@ -19,7 +19,12 @@ struct AdapterEntry {
     std::unique_ptr<Adapter> (*make)(AdapterOptions);      ///< builds one over its options
     std::string_view default_compiler;                     ///< "" when it needs none (custom)
     bool times_on_stdout = false;  ///< its runs print a time it reads (Adapter::times_from_output)
+    bool builds_vary = false;      ///< two builds of one route may differ in speed (kernel choices by timing):
+                                   ///< a confirmation on fresh builds uses kVaryingConfirmBuilds builds per route
 };
+
+/// Fresh builds per route in a confirmation for an adapter whose builds vary (the least a spread needs).
+inline constexpr int kVaryingConfirmBuilds = 3;
 
 /// Every adapter, in the order specs and messages list them.
 std::span<const AdapterEntry> adapter_registry();

@@ -3,6 +3,8 @@
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
 // --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
 // log beside the store records that the study started, how it ended, and each artifact written.
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -23,6 +25,7 @@
 #include "routetune/error.hpp"
 #include "spec/value_ranges.hpp"
 #include "store/store_location.hpp"
+#include "util/clock.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune::cli {
@@ -115,8 +118,24 @@ ArtifactManifest copy_output(const StudySummary& summary, const StudySetup& setu
     return written;
 }
 
-// What the final table cannot say by itself: a default too noisy to decide against, and a
-// study that stopped at its time limit.
+// A warm measurement process whose default measured differently first and last (it carried
+// state from one candidate to the next, or the machine drifted): its figures are suspect.
+void print_warm_cautions(const StudySummary& summary, const Spec& spec) {
+    for (const auto& p : summary.warm_processes) {
+        if (!p.default_first_s || !p.default_last_s || *p.default_first_s <= 0) continue;
+        double change = *p.default_last_s / *p.default_first_s - 1;
+        if (std::abs(change) <= spec.timing.min_gain) continue;
+        std::cerr << "routetune: warning: in the warm measurement process " << p.pid
+                  << (p.lane.empty() ? "" : " (lane " + p.lane + ")") << " the default measured "
+                  << format_percent(change) << " apart first and last, more than min_gain "
+                  << format_percent(spec.timing.min_gain)
+                  << ": the process carried state from run to run or the machine drifted; its search figures are "
+                     "suspect (the interleaved confirmation is not)\n";
+    }
+}
+
+// What the final table cannot say by itself: a default too noisy to decide against, a warm
+// process that drifted, a study that stopped at its time limit, and the wall time against it.
 void print_cautions(const StudySummary& summary, const Spec& spec) {
     if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
         const TimingSummary& t = summary.default_evaluation->timing;
@@ -128,11 +147,13 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
                          "or use reported timing\n";
         }
     }
+    print_warm_cautions(summary, spec);
     double limit = spec.search.time_limit_s;
     std::size_t finished = 0;
     for (const auto& e : summary.evaluations) finished += e.status != Status::Pending;
     std::size_t pending = summary.evaluations.size() - finished;
-    if (limit > 0 && summary.wall_s >= limit && finished < summary.candidates_total) {
+    double search_end_s = summary.wall_s - summary.confirmation_s + summary.confirmation_reserve_s;
+    if (limit > 0 && search_end_s >= limit && finished < summary.candidates_total) {
         std::cerr << "routetune: time limit reached (" << format_duration(limit) << "): stopped after " << finished
                   << " evaluations of " << summary.candidates_total << " planned";
         if (pending > 0)
@@ -140,10 +161,18 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
                       << " built or building not measured, left pending for `tune --continue`";
         std::cerr << "\n";
     }
+    if (limit > 0) {
+        char text[200];
+        std::snprintf(text, sizeof text, "wall time %.1f s of the %s --time-limit%s; the search kept %.1f s free for the "
+                      "confirmation, which took %.1f s", summary.wall_s, format_duration(limit).c_str(),
+                      summary.wall_s > limit ? " (over it)" : "", summary.confirmation_reserve_s, summary.confirmation_s);
+        std::cerr << "routetune: " << text << "\n";
+    }
 }
 
 int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
+    options.started_s = real_clock().now_s();  // --time-limit covers the setup (discovery) too
     options.command_line = joined_command_line();
     if (!arguments.store.store.empty() && !options.cache.empty())
         throw UsageError("--store and --cache both name the study store; give one");
@@ -224,8 +253,10 @@ void add_tune_command(CLI::App& app, Action& action) {
                   "with --store URL: candidates kept queued for the workers at once (default 16)");
     c->add_option("--measure-lanes", a->measure_lanes,
                   "with reported timing: measure N candidates at once, lane i on GPU i (CUDA_VISIBLE_DEVICES=i)");
-    c->add_option("--time-limit", a->time_limit, "after this long start no build or measurement: running measurements finish, the "
-                  "candidates not measured stay pending for --continue (90s, 5m, 1h30m)");
+    c->add_option("--time-limit", a->time_limit, "the whole command's wall time (90s, 5m, 1h30m): the search stops in time "
+                  "for the confirmation (its cost estimated from the default's timed build and runs), running measurements "
+                  "finish, the candidates not measured stay pending for --continue; a limit too short for the "
+                  "confirmation is said once the default is measured");
     c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
     c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
     c->add_option("--seed", a->seed, "seed of randomised strategies");

@@ -14,8 +14,6 @@
 // {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 
-#include "eval/build_message.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,7 +23,9 @@
 #include "eval/case_judgement.hpp"
 #include "eval/run_identity.hpp"
 #include "spec/placeholders.hpp"
+#include "eval/default_checker.hpp"
 #include "eval/timing_source.hpp"
+#include "eval/warm_measurements.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"
 #include "util/signal_name.hpp"
@@ -120,17 +120,26 @@ Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& ca
       catalog_(catalog),
       paths_(std::move(paths)),
       runner_(runner),
-      timing_(make_timing_source(spec.timing.source, adapter)) {}
+      timing_(make_timing_source(spec.timing.source, adapter)) {
+    if (spec.run.server.empty()) {
+        fresh_ = make_process_launcher(runner_);
+        return;
+    }
+    std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
+    warm_ = make_warm_measurements(spec_, compiler, adapter_.apply(Route{}, catalog_), runner_, paths_.root / "warm");
+    default_checker_ = std::make_unique<DefaultChecker>(*this);
+    warm_->set_default_check([this](CaseLauncher& via) { return (*default_checker_)(via); });
+}
 
 Evaluator::~Evaluator() = default;
 
-BuiltCandidate Evaluator::build(const Route& route, const std::string& phase) const {
+BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, const std::string& copy) const {
     BuiltCandidate built;
     Evaluation& e = built.evaluation;
     e.route = route;
     e.phase = phase;
     e.started_at = iso8601_utc_now();
-    built.workdir = paths_.workdir(route.hash());
+    built.workdir = paths_.workdir(route.hash() + copy);
     remove_tree_quietly(built.workdir);
     std::error_code ec;
     fs::create_directories(built.workdir, ec);
@@ -230,9 +239,10 @@ double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& base
     return timeout;
 }
 
-CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const {
+CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
+                            CaseLauncher* via, const std::string& file_tag) const {
     CaseRun run;
-    std::string stem = case_file_stem(test_case.name);
+    std::string stem = file_tag + case_file_stem(test_case.name);
     fs::path output = built.workdir / ("output-" + stem);
     fs::path metrics = built.workdir / ("metrics-" + stem + ".json");
     std::error_code ec;
@@ -246,7 +256,9 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
                              {"workdir", {built.workdir.string()}},
                              {"spec_dir", {spec_.dir.string()}}};
     if (!test_case.input.empty()) values["input"] = {test_case.input.string()};
-    ProcessSpec process;
+    CaseLaunch launch{{}, built.evaluation.route, built.evaluation.artifact_sha256, test_case.name, test_case.args,
+                      built.artifact, built.workdir, output, metrics, test_case.input};
+    ProcessSpec& process = launch.process;
     process.argv = expand_argv(spec_.run.command, values);
     process.argv.insert(process.argv.end(), test_case.args.begin(), test_case.args.end());
     process.cwd = working_folder(spec_.run.cwd, spec_, values);
@@ -257,7 +269,9 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     process.output_limit_bytes = spec_.run.max_output_mb << 20;
     process.label = built.evaluation.route.hash();
-    ProcessResult result = runner_.run(process);
+    LaunchResult launched = (via ? *via : warm_ ? static_cast<CaseLauncher&>(*warm_) : *fresh_).run(launch);
+    const ProcessResult& result = launched.process;
+    run.code_sha256 = launched.code_sha256;
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = tail_of(result.err, kLogTail);
@@ -275,7 +289,8 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
         run.status = Status::RunFailed;
     }
     if (run.status != Status::Ok) {
-        run.message = describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err);
+        run.message = launched.message.empty() ? describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err)
+                                               : launched.message;
         return run;
     }
     bool output_named = uses_placeholder(spec_.run.command, "output");
@@ -359,7 +374,12 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
     e.timing = summarize(samples);
     e.status = Status::Ok;
     e.finished_at = iso8601_utc_now();
+    if (warm_ && e.route.empty()) remember_default(built);
     return e;
+}
+
+void Evaluator::remember_default(const BuiltCandidate& built) const {
+    if (default_checker_) default_checker_->remember(built);
 }
 
 std::optional<std::vector<double>> Evaluator::sample_once(const BuiltCandidate& built, const RunBaseline& baseline) const {

@@ -16,6 +16,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
+#include "eval/case_launcher.hpp"
 #include "eval/study_paths.hpp"
 #include "spec/case_names.hpp"
 #include "util/process_runner.hpp"
@@ -23,6 +24,8 @@
 namespace routetune {
 
 class TimingSource;
+class WarmMeasurements;
+class DefaultChecker;
 
 /// A candidate after its build: ready to measure (status Pending) or already failed.
 struct BuiltCandidate {
@@ -57,6 +60,7 @@ struct CaseRun {
     int exit_code = 0;
     int signal = 0;
     std::string stderr_tail;
+    std::string code_sha256;      ///< the code a warm measurement process says it ran ("" otherwise)
 };
 
 /// Builds, runs, checks and times candidates of one spec.
@@ -68,8 +72,9 @@ public:
 
     ~Evaluator();
 
-    /// Builds route (phase recorded as given) in a fresh scratch folder. Thread-safe.
-    BuiltCandidate build(const Route& route, const std::string& phase) const;
+    /// Builds route (phase recorded as given) in a fresh scratch folder: the route's own, or
+    /// with a copy suffix another one beside it (a further build of the same route). Thread-safe.
+    BuiltCandidate build(const Route& route, const std::string& phase, const std::string& copy = "") const;
 
     /// The finished evaluation e as a built candidate again: its kept artifact when present
     /// and unchanged (same sha256), else nullopt (the caller rebuilds).
@@ -86,8 +91,11 @@ public:
     Evaluation measure(const BuiltCandidate& built, const RunBaseline& baseline,
                        DefaultRecord* record = nullptr) const;
 
-    /// One run of one case of a built candidate, with the timeout the baseline allows.
-    CaseRun run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const;
+    /// One run of one case of a built candidate, with the timeout the baseline allows, through via
+    /// (default: the spec's launcher: a fresh process, or the lane's warm process with [run]
+    /// server); a file_tag other than "" names its own output and metrics files.
+    CaseRun run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
+                     CaseLauncher* via = nullptr, const std::string& file_tag = "") const;
 
     /// One round of timing samples: every timed case run once, each sample summed over the cases;
     /// nullopt when a run failed.
@@ -95,6 +103,12 @@ public:
 
     /// The spec being evaluated.
     const Spec& spec() const { return spec_; }
+
+    /// The warm measurement processes of [run] server, or nullptr (a fresh process per run).
+    WarmMeasurements* warm_measurements() const { return warm_.get(); }
+    /// Makes built the default that warm processes re-measure first and last (measure() does
+    /// this itself when it measures the default well). Thread-safe.
+    void remember_default(const BuiltCandidate& built) const;
 
     /// The default route's build time, which bounds later builds ([build] relative_timeout);
     /// 0 (the start) leaves builds at [build] timeout_s. Thread-safe.
@@ -111,6 +125,9 @@ private:
     ProcessRunner& runner_;
     std::unique_ptr<TimingSource> timing_;
     std::atomic<double> default_build_s_{0};
+    std::unique_ptr<WarmMeasurements> warm_;   ///< with [run] server
+    std::unique_ptr<CaseLauncher> fresh_;      ///< without: a fresh process per run
+    std::unique_ptr<DefaultChecker> default_checker_;  ///< with [run] server: what warm processes re-measure
 };
 
 

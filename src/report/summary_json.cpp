@@ -7,11 +7,13 @@
 #include "report/summary_json.hpp"
 
 #include "report/case_classes.hpp"
+#include "report/measurement_json.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include "report/report_row.hpp"
+#include "util/statistics.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune {
@@ -80,6 +82,10 @@ Json confirmation_json(const Confirmation& confirmation) {
     out["speedup_ci95"] = pair(confirmation.ci_low, confirmation.ci_high);
     put_timing(out, confirmation.timing, "time", "time_ci95");
     put_timing(out, confirmation.default_timing, "default_time", "default_time_ci95");
+    if (!confirmation.build_medians_s.empty()) {
+        out["build_medians_s"] = confirmation.build_medians_s;
+        out["build_spread"] = relative_spread(confirmation.build_medians_s);
+    }
     return out;
 }
 
@@ -183,6 +189,8 @@ Confirmation read_confirmation(const Json& object, const std::string& where) {
               where + ".speedup_ci95");
     confirmation.timing = read_timing(object, "time", "time_ci95", where);
     confirmation.default_timing = read_timing(object, "default_time", "default_time_ci95", where);
+    if (auto medians = object.find("build_medians_s"); medians != object.end() && medians->is_array())
+        confirmation.build_medians_s = medians->get<std::vector<double>>();
     return confirmation;
 }
 
@@ -237,6 +245,7 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
         out["minimal"] = nullptr;
     }
     out["outcome"] = std::string(to_string(summary.outcome));
+    out["message"] = summary.message;
     Json counts;
     for (const auto& [status, n] : status_counts(summary)) counts[std::string(to_string(status))] = n;
     counts["total"] = static_cast<std::uint64_t>(summary.evaluations.size());
@@ -258,6 +267,7 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     out["output_bytes"] = summary.output_bytes;
     out["wall_s"] = number(summary.wall_s);
     out["candidates_total"] = summary.candidates_total;
+    put_measurement_json(out, summary);
     if (!summary.left_out.empty()) {
         Json left_out = Json::array();
         for (const auto& entry : summary.left_out)
@@ -343,6 +353,8 @@ StudySummary summary_from_json(const Json& json) {
     if (json.contains("output_bytes")) summary.output_bytes = count_at(json, "output_bytes");
     summary.wall_s = number_at(json, "wall_s", where);
     summary.candidates_total = count_at(json, "candidates_total");
+    if (json.contains("message") && json.at("message").is_string()) summary.message = json.at("message").get<std::string>();
+    read_measurement_json(json, summary);
     if (auto left_out = json.find("left_out"); left_out != json.end() && left_out->is_array()) {
         for (const auto& entry : *left_out)
             summary.left_out.push_back({text_at(entry, "knob", "summary.left_out"), text_at(entry, "value", "summary.left_out"),

@@ -97,8 +97,12 @@ void read_run(Spec& spec, const TomlSection& root) {
     auto section = root.table("run");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [run] table (required: command)");
     section->check_keys({"command", "timeout_s", "relative_timeout", "relative_timeout_floor_s", "memory_limit_mb",
-                         "max_output_mb", "cwd", "env"});
+                         "max_output_mb", "cwd", "env", "server"});
     spec.run.command = required_command(*section);
+    if (auto value = section->strings("server")) {
+        if (value->empty()) section->fail("server", "must name a command (or be left out: a fresh process per run)");
+        spec.run.server = *value;
+    }
     if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.run.timeout_s = *value;
     if (auto value = section->number_in("relative_timeout", ranges::relative_timeout)) spec.run.relative_timeout = *value;
     if (auto value = section->number_in("relative_timeout_floor_s", ranges::relative_timeout_floor_s))
@@ -109,11 +113,27 @@ void read_run(Spec& spec, const TomlSection& root) {
     if (auto value = section->string_map("env")) spec.run.env = *value;
 }
 
+// [timing] confirm_builds: the adapter's default (kVaryingConfirmBuilds where its builds vary),
+// never below it for such an adapter: one build of each route cannot show a spread.
+void read_confirm_builds(Spec& spec, const TomlSection* section) {
+    const AdapterEntry* adapter = find_adapter(spec.compiler.adapter);
+    int least = adapter && adapter->builds_vary ? kVaryingConfirmBuilds : 1;
+    spec.timing.confirm_builds = least;
+    auto value = section ? section->integer_in("confirm_builds", ranges::confirm_builds) : std::nullopt;
+    if (!value) return;
+    if (*value < least)
+        section->fail("confirm_builds", "the " + spec.compiler.adapter + " adapter's builds differ in speed from build "
+                                       "to build: confirm_builds must be at least " + std::to_string(least) +
+                                       " (each route's spread needs them)");
+    spec.timing.confirm_builds = static_cast<int>(*value);
+}
+
 void read_timing(Spec& spec, const TomlSection& root) {
     auto section = root.table("timing");
+    read_confirm_builds(spec, section ? &*section : nullptr);
     if (!section) return;
     section->check_keys({"source", "warmup", "repeats", "min_gain", "confirm_rounds", "confirm_top", "confirm_rebuild",
-                          "reported_list"});
+                          "confirm_builds", "reported_list"});
     if (auto value = section->choice("source", timing_source_names())) spec.timing.source = *value;
     if (auto value = section->choice("reported_list", {"median", "samples"})) spec.timing.reported_list = *value;
     if (auto value = section->integer_in("warmup", ranges::warmup)) spec.timing.warmup = static_cast<int>(*value);

@@ -79,6 +79,23 @@ Scan scan_command_table(const TomlSection& section, const std::vector<std::strin
     return total;
 }
 
+// [run] server starts once per lane and serves every route and case: only what all of them share
+// may be in its argv, and the time must come from the program (a process's wall time is not one run's).
+void validate_server(const Spec& spec, const TomlSection& run_section) {
+    if (spec.run.server.empty()) return;
+    for (const auto& item : spec.run.server) {
+        for (const auto& use : find_placeholders(item)) {
+            if (use.name != "compiler" && use.name != "spec_dir")
+                run_section.fail("server", "{" + use.name + "} in " + quoted_excerpt(item) + ": the measurement process "
+                                           "serves every route and case, so only {compiler} and {spec_dir} are known "
+                                           "when it starts (each request names the rest)");
+        }
+    }
+    if (!timing_source_traits(spec.timing.source).reads_metrics)
+        run_section.fail("server", "a warm measurement process needs [timing] source = \"reported\": its wall time "
+                                   "is not one run's, so each run must report its own time in {metrics}");
+}
+
 }  // namespace
 
 void validate_placeholders(const Spec& spec, const TomlSection& root) {
@@ -106,6 +123,7 @@ void validate_placeholders(const Spec& spec, const TomlSection& root) {
     if (run.uses_input && case_sections.empty()) {
         run_section->fail("command", "uses {input}, but the spec declares no [[case]] with an input");
     }
+    validate_server(spec, *run_section);
     const AdapterEntry* adapter = find_adapter(spec.compiler.adapter);
     bool time_on_stdout = adapter && adapter->times_on_stdout;
     if (timing_source_traits(spec.timing.source).reads_metrics && !run.uses_metrics && !metrics_in_every_case && !time_on_stdout) {

@@ -35,6 +35,7 @@ inline constexpr IntegerRange repeats{1, 100000};                   ///< [timing
 inline constexpr IntegerRange confirm_rounds{1, 100000};            ///< [timing] confirm_rounds
 inline constexpr IntegerRange confirm_top{1, 1000};                 ///< [timing] confirm_top
 inline constexpr IntegerRange expect_exit{1, 255};                  ///< [[case]] expect_exit (a failing exit code)
+inline constexpr IntegerRange confirm_builds{1, 100};               ///< [timing] confirm_builds
 inline constexpr NumberRange min_gain{0, true, 100};                ///< [timing] min_gain
 inline constexpr IntegerRange max_routes{1, 1000000000000};         ///< [search] max_routes, --max-routes
 inline constexpr NumberRange time_limit_s{0, true, 1e8};            ///< [search] time_limit_s, --time-limit

@@ -2,19 +2,32 @@
 // rounds of D C1 C2 ... Ck, so that slow drift of the machine (thermal state, a neighbour's
 // load) lands on the default and on every candidate alike. Each route's artifact is reused
 // when kept and unchanged, rebuilt otherwise; with [timing] confirm_rebuild every route
-// (the default too) is built afresh, so that a speed that belonged to one lucky build (a
-// compiler whose kernel choices vary from build to build) is not what confirms it. A route
-// whose rebuild or run fails now is dropped from the running with a note. The winner is the route whose bootstrap interval of
-// the speedup clears 1 + min_gain (selection.hpp).
+// (the default too) is built afresh, confirm_builds times (up to --jobs builds at once, the
+// further builds in scratch folders of their own), so that a speed that belonged to one lucky
+// build (a compiler whose kernel choices vary from build to build) is not what confirms it:
+// each round then runs every build of every route (D1 C1 ... D2 C2 ...), a route's samples are
+// those of all its builds, and each build's median is kept, so the spread between builds is
+// part of the evidence (the outcome says when the default's own spread is wider than
+// min_gain). A route whose rebuild or run fails now is dropped from the running with a note.
+// With a deadline (the study's --time-limit), nothing is measured when the estimated cost
+// (study/confirmation_cost.hpp) does not fit in the time left, and no round starts that the
+// last one's duration says would end past it. The winner is the route whose bootstrap
+// interval of the speedup clears 1 + min_gain (selection.hpp).
 #include "study/confirmation_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <future>
 #include <sstream>
 
+#include "study/confirmation_cost.hpp"
 #include "study/interrupt_guard.hpp"
 #include "study/selection.hpp"
+#include "study/study_notes.hpp"
 #include "util/files.hpp"
+#include "util/statistics.hpp"
 
 namespace routetune {
 
@@ -33,11 +46,51 @@ ConfirmationRunner::ConfirmationRunner(const Evaluator& evaluator, const RunBase
                                        const TimingSpec& timing, std::map<std::string, std::string> environment)
     : evaluator_(evaluator), baseline_(baseline), timing_(timing), environment_(std::move(environment)) {}
 
-BuiltCandidate ConfirmationRunner::ready(const Evaluation& e) const {
-    std::optional<BuiltCandidate> kept = timing_.confirm_rebuild ? std::nullopt : evaluator_.reuse(e);
-    BuiltCandidate built = kept ? *kept : evaluator_.build(e.route, "confirm");
-    for (const auto& [name, value] : environment_) built.environment[name] = value;
+std::vector<std::vector<BuiltCandidate>> ConfirmationRunner::ready(const std::vector<Evaluation>& routes) const {
+    std::vector<std::vector<BuiltCandidate>> built(routes.size());
+    if (!timing_.confirm_rebuild) {
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            std::optional<BuiltCandidate> kept = evaluator_.reuse(routes[i]);
+            built[i].push_back(kept ? *kept : evaluator_.build(routes[i].route, "confirm"));
+        }
+    } else {
+        std::size_t copies = static_cast<std::size_t>(std::max(timing_.confirm_builds, 1));
+        for (auto& builds : built) builds.resize(copies);
+        std::atomic<std::size_t> next{0};
+        auto worker = [&] {
+            for (std::size_t k; (k = next++) < routes.size() * copies;) {
+                std::size_t copy = k / routes.size();
+                std::size_t route = k % routes.size();
+                std::string suffix = copy == 0 ? "" : "-build" + std::to_string(copy + 1);
+                built[route][copy] = evaluator_.build(routes[route].route, "confirm", suffix);
+            }
+        };
+        std::vector<std::future<void>> threads;
+        for (std::size_t j = 0; j < std::min<std::size_t>(static_cast<std::size_t>(jobs_), routes.size() * copies); ++j)
+            threads.push_back(std::async(std::launch::async, worker));
+        for (auto& thread : threads) thread.get();
+    }
+    for (auto& builds : built) {
+        for (auto& b : builds) {
+            for (const auto& [name, value] : environment_) b.environment[name] = value;
+        }
+    }
     return built;
+}
+
+std::optional<std::string> ConfirmationRunner::does_not_fit(const std::vector<Evaluation>& routes) const {
+    if (!clock_) return std::nullopt;
+    std::vector<double> build_s;
+    for (const auto& e : routes) build_s.push_back(e.build_s);
+    ConfirmationCost cost = confirmation_cost(timing_, jobs_, default_run_s(baseline_), build_s);
+    double left = deadline_s_ - clock_->now_s();
+    if (cost.total_s() <= left) return std::nullopt;
+    char text[160];
+    std::snprintf(text, sizeof text, "needs about %.0f s (%s), more than the %.0f s the time limit leaves", cost.total_s(),
+                  cost.describe().c_str(), std::max(left, 0.0));
+    return "the confirmation of " + std::to_string(routes.size() - 1) + " route" + (routes.size() == 2 ? "" : "s") +
+           " against the default " + text + ": nothing was confirmed; `tune --continue` with a longer --time-limit "
+           "confirms them";
 }
 
 namespace {
@@ -81,64 +134,140 @@ std::string best_confirmed(const std::vector<Confirmation>& confirmations) {
 std::vector<std::vector<double>> ConfirmationRunner::interleave(const std::vector<BuiltCandidate>& routes,
                                                                 std::vector<bool>& alive,
                                                                 std::vector<std::string>& dropped) const {
-    std::vector<std::vector<double>> samples(routes.size());
+    std::vector<std::size_t> route_of(routes.size());
+    for (std::size_t i = 0; i < routes.size(); ++i) route_of[i] = i;
+    return rounds(routes, route_of, alive, dropped);
+}
+
+std::vector<std::vector<double>> ConfirmationRunner::rounds(const std::vector<BuiltCandidate>& builds,
+                                                            const std::vector<std::size_t>& route_of,
+                                                            std::vector<bool>& alive,
+                                                            std::vector<std::string>& dropped) const {
+    std::vector<std::vector<double>> samples(builds.size());
     int rounds = std::max(timing_.confirm_rounds, 1);
     int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
+    rounds_done_ = 0;
+    stopped_by_limit_ = false;
+    double last_round_s = 0;
     for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
+        if (round >= 1 && clock_ && clock_->now_s() + last_round_s > deadline_s_) {  // it would end past the limit
+            stopped_by_limit_ = true;
+            break;
+        }
+        double began = clock_ ? clock_->now_s() : 0;
         if (progress_) {
             auto confirmed = static_cast<std::size_t>(std::count(alive.begin() + 1, alive.end(), true));
             progress_(ConfirmationProgress{confirmed, round + 1, rounds, 0});
         }
-        for (std::size_t i = 0; i < routes.size(); ++i) {
+        for (std::size_t k = 0; k < builds.size(); ++k) {
+            std::size_t i = route_of[k];
             if (!alive[i]) continue;
-            auto sample = evaluator_.sample_once(routes[i], baseline_);
+            auto sample = evaluator_.sample_once(builds[k], baseline_);
             if (!sample) {
                 alive[i] = false;
-                if (i > 0) dropped.push_back(routes[i].evaluation.route.to_string() + " (failed a confirmation run)");
+                if (i > 0) dropped.push_back(builds[k].evaluation.route.to_string() + " (failed a confirmation run)");
                 continue;
             }
-            if (round >= 0) samples[i].insert(samples[i].end(), sample->begin(), sample->end());
+            if (round >= 0) samples[k].insert(samples[k].end(), sample->begin(), sample->end());
         }
         if (!alive[0]) break;
+        if (round >= 0) ++rounds_done_;
+        if (clock_) last_round_s = clock_->now_s() - began;
     }
     return samples;
 }
+
+namespace {
+
+// The note on the default's fresh builds: their medians, and whether they spread wider than min_gain.
+std::string spread_note(const std::vector<double>& medians, double min_gain) {
+    if (medians.size() < 2) return "";
+    auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+    double spread = relative_spread(medians);
+    char text[200];
+    std::snprintf(text, sizeof text, "; the default's %zu fresh builds measured %.4g to %.4g ms (%.1f%% apart)",
+                  medians.size(), *low * 1e3, *high * 1e3, spread * 100);
+    std::string note = text;
+    if (spread > min_gain) {
+        std::snprintf(text, sizeof text, ", wider than min_gain %.3g%%: the default's speed depends on its build",
+                      min_gain * 100);
+        note += text;
+    }
+    return note;
+}
+
+}  // namespace
 
 StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Evaluation>& evaluations,
                                         const Evaluation& default_evaluation) {
     StudyOutcome outcome;
     outcome.recorded_at = iso8601_utc_now();
     if (default_evaluation.status != Status::Ok) return without_default(evaluations, default_evaluation, outcome);
-    std::vector<Evaluation> top =
-        confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top);
-    if (top.empty()) {
+    std::vector<Evaluation> routes{default_evaluation};
+    for (auto& e : confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top))
+        routes.push_back(std::move(e));
+    if (routes.size() == 1) {
         outcome.outcome = Outcome::DefaultStays;
         outcome.message = "no route's median was " + percent(1 + timing_.min_gain) + " the default's or better";
         return outcome;
     }
-    std::vector<BuiltCandidate> routes{ready(default_evaluation)};
-    std::vector<std::string> dropped;
-    for (const auto& e : top) {
-        BuiltCandidate built = ready(e);
-        if (built.evaluation.status == Status::Pending) routes.push_back(std::move(built));
-        else dropped.push_back(e.route.to_string() + " (rebuild " + std::string(to_string(built.evaluation.status)) + ")");
+    if (auto late = does_not_fit(routes)) {
+        outcome.outcome = Outcome::Unfinished;
+        outcome.message = *late;
+        return outcome;
     }
+    std::vector<std::vector<BuiltCandidate>> built = ready(routes);
     std::vector<bool> alive(routes.size(), true);
-    std::vector<std::vector<double>> samples = interleave(routes, alive, dropped);
+    std::vector<std::string> dropped;
+    for (std::size_t i = 0; i < routes.size(); ++i) {
+        for (const auto& b : built[i]) {
+            if (b.evaluation.status == Status::Pending || !alive[i]) continue;
+            alive[i] = false;
+            dropped.push_back((i == 0 ? std::string("the default") : routes[i].route.to_string()) + " (rebuild " +
+                              std::string(to_string(b.evaluation.status)) + ")");
+        }
+    }
+    std::vector<BuiltCandidate> builds;
+    std::vector<std::size_t> route_of;
+    std::size_t copies = built.front().size();
+    for (std::size_t copy = 0; copy < copies; ++copy) {
+        for (std::size_t i = 0; i < routes.size(); ++i) {
+            if (!alive[i]) continue;
+            builds.push_back(built[i][copy]);
+            route_of.push_back(i);
+        }
+    }
+    std::vector<std::vector<double>> samples = rounds(builds, route_of, alive, dropped);
+    std::vector<std::vector<double>> pooled(routes.size());
+    std::vector<std::vector<double>> medians(routes.size());
+    for (std::size_t k = 0; k < builds.size(); ++k) {
+        pooled[route_of[k]].insert(pooled[route_of[k]].end(), samples[k].begin(), samples[k].end());
+        if (copies > 1 && !samples[k].empty()) medians[route_of[k]].push_back(median(samples[k]));
+    }
     StudyConfirmation record;
-    record.rounds = std::max(timing_.confirm_rounds, 1);
+    record.rounds = rounds_done_;
     record.recorded_at = iso8601_utc_now();
     std::vector<Confirmation> confirmations;
     for (std::size_t i = 0; i < routes.size(); ++i) {
-        if (!alive[i] || samples[i].empty() || samples[0].empty()) continue;
-        Confirmation c = make_confirmation(routes[i].evaluation.route, samples[0], samples[i]);
+        if (!alive[i] || pooled[i].empty() || pooled[0].empty()) continue;
+        Confirmation c = make_confirmation(routes[i].route, pooled[0], pooled[i]);
+        c.build_medians_s = medians[i];
         if (i == 0) record.baseline = c;
         else confirmations.push_back(c);
     }
     record.candidates = confirmations;
     store.record_confirmation(record);
-    return conclude(pick_winner(confirmations, timing_.min_gain), confirmations, routes, joined_notes(dropped),
-                    std::move(outcome));
+    record_confirmation_builds(store, record);
+    std::string notes = joined_notes(dropped) + spread_note(medians[0], timing_.min_gain);
+    if (stopped_by_limit_)
+        notes += "; stopped after " + std::to_string(rounds_done_) + " of " + std::to_string(std::max(timing_.confirm_rounds, 1)) +
+                 " rounds: the next would have ended past the time limit";
+    outcome = conclude(pick_winner(confirmations, timing_.min_gain), confirmations, builds,
+                       notes, std::move(outcome));
+    for (const auto& route_builds : built) {
+        for (std::size_t copy = 1; copy < route_builds.size(); ++copy) remove_tree_quietly(route_builds[copy].workdir);
+    }
+    return outcome;
 }
 
 StudyOutcome ConfirmationRunner::conclude(const std::optional<Confirmation>& winner,
@@ -157,13 +286,16 @@ StudyOutcome ConfirmationRunner::conclude(const std::optional<Confirmation>& win
     outcome.speedup_ci_low = winner->ci_low;
     outcome.speedup_ci_high = winner->ci_high;
     for (const auto& built : routes) {
-        if (built.evaluation.route == winner->route) {
+        if (built.evaluation.route == winner->route) {  // its first build: the one in the route's own folder
             outcome.artifact_path = built.artifact.string();
             outcome.artifact_sha256 = built.evaluation.artifact_sha256;
+            break;
         }
     }
-    outcome.message = "confirmed over " + std::to_string(std::max(timing_.confirm_rounds, 1)) + " interleaved rounds" +
-                      (timing_.confirm_rebuild ? std::string(" of fresh builds") : std::string()) + notes;
+    std::string builds = timing_.confirm_builds > 1 ? " of " + std::to_string(timing_.confirm_builds) + " fresh builds each"
+                                                    : " of fresh builds";
+    outcome.message = "confirmed over " + std::to_string(rounds_done_) + " interleaved rounds" +
+                      (timing_.confirm_rebuild ? builds : std::string()) + notes;
     return outcome;
 }
 

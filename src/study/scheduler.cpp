@@ -22,6 +22,9 @@
 // time always find their twin committed; on lanes a candidate whose twin is on another lane
 // (or finished and not yet committed) waits beside the lanes, not on one, and is answered when
 // that measurement is committed, so each artifact is measured once.
+// The time kept free for the confirmation (keep_free: its estimated cost and one measurement,
+// asked again after every commit, since the routes it would confirm change) counts as spent:
+// the search's limit is --time-limit minus that reserve.
 // The time limit also ends the work in flight: every wait wakes at the limit, and from then on
 // no build and no measurement starts (the default's alone is always finished: nothing can be
 // decided without it). The measurements running are waited for and committed; the running
@@ -85,7 +88,19 @@ std::size_t Scheduler::room(std::size_t target) const {
         want = std::min(want, cap > building_.size() ? cap - building_.size() : 0);
     }
     std::size_t used = 1 + ledger_.candidates_done() + building_.size() + measuring_.size();  // 1: the default
-    return budget_.next_batch(want, used, clock_.now_s() - ledger_.started_s());
+    return budget_.next_batch(want, used, limit_elapsed_s());
+}
+
+double Scheduler::limit_elapsed_s() const { return clock_.now_s() - ledger_.started_s() + reserve_s_; }
+
+void Scheduler::keep_free(std::function<double()> reserve) {
+    reserve_ = std::move(reserve);
+    reserve_s_ = reserve_ ? reserve_() : 0;
+}
+
+void Scheduler::commit(Evaluation e) {
+    ledger_.commit(std::move(e));
+    if (reserve_) reserve_s_ = reserve_();
 }
 
 void Scheduler::refill(std::size_t target) {
@@ -105,7 +120,7 @@ void Scheduler::refill(std::size_t target) {
 }
 
 bool Scheduler::time_is_up() const {
-    return !executor_.builds_are_evaluations() && budget_.out_of_time(clock_.now_s() - ledger_.started_s());
+    return !executor_.builds_are_evaluations() && budget_.out_of_time(limit_elapsed_s());
 }
 
 void Scheduler::wait_within_limit(const std::vector<JobId>& jobs) {
@@ -113,7 +128,7 @@ void Scheduler::wait_within_limit(const std::vector<JobId>& jobs) {
         executor_.wait_any(jobs);
         return;
     }
-    double left = *budget_.time_limit_s - (clock_.now_s() - ledger_.started_s());
+    double left = *budget_.time_limit_s - limit_elapsed_s();
     if (left > 0) executor_.wait_any_for(jobs, left);
 }
 
@@ -194,7 +209,7 @@ void Scheduler::stop_at_time_limit() {
         BuiltCandidate built = executor_.take_build(building.job);
         bool failed = built.evaluation.status != Status::Pending;  // finished: nothing to measure
         if (building.cancelled) continue;
-        if (failed) ledger_.commit(std::move(built.evaluation));
+        if (failed) commit(std::move(built.evaluation));
         else answer_from_twin(built, identity_of(built));  // answered costs no run; the others stay pending
     }
     building_.clear();
@@ -202,7 +217,7 @@ void Scheduler::stop_at_time_limit() {
         Evaluation e = executor_.take_measurement(run->job);
         lane_busy_[run->lane] = false;
         measuring_.erase(std::find(measuring_.begin(), measuring_.end(), run->route));
-        ledger_.commit(std::move(e));
+        commit(std::move(e));
     }
     answer_waiting();  // answered by what was just committed; the others stay pending
 }
@@ -214,7 +229,7 @@ std::string Scheduler::identity_of(const BuiltCandidate& built) const {
 bool Scheduler::answer_from_twin(BuiltCandidate& built, const std::string& identity) {
     const Evaluation* twin = ledger_.measured_twin(identity);
     if (twin == nullptr) return false;
-    ledger_.commit(same_as_twin(std::move(built.evaluation), *twin));
+    commit(same_as_twin(std::move(built.evaluation), *twin));
     return true;
 }
 
@@ -230,14 +245,14 @@ void Scheduler::measure_front() {
     building_.pop_front();
     if (interrupt_requested()) return;
     if (!answer_from_twin(built, identity_of(built)))
-        ledger_.commit(executor_.take_measurement(executor_.start_measure(std::move(built), *baseline_, nullptr)));
+        commit(executor_.take_measurement(executor_.start_measure(std::move(built), *baseline_, nullptr)));
     measuring_.clear();
 }
 
 void Scheduler::step_lanes() {
     std::vector<Evaluation> finished = take_finished_lanes();
     bool started = start_on_free_lanes();  // before the commits: a lane never waits for an fsync
-    for (Evaluation& e : finished) ledger_.commit(std::move(e));
+    for (Evaluation& e : finished) commit(std::move(e));
     committing_.clear();
     bool answered = answer_waiting();
     if (started || answered || !finished.empty() || interrupt_requested()) return;

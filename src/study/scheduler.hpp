@@ -3,15 +3,16 @@
 // each finished evaluation committed to the ledger before the next result is taken; with
 // overlap, a finished build's slot is refilled at once, whatever else is running. At the time
 // limit nothing new starts: running measurements finish and are committed, the candidates
-// built or building are abandoned (left pending). A built candidate whose artifact was measured
-// already (the same run identity: study/same_artifact.hpp) is not measured: the ledger's
-// measurement answers it (same_as); one whose twin is being measured on a lane waits for that
-// answer. Work is started on an EvaluationExecutor, so where a candidate is evaluated is not
-// its concern.
+// built or building are abandoned (left pending). The limit counts the time kept free for the
+// confirmation (keep_free) as spent. A built candidate whose artifact was measured already (the
+// same run identity: study/same_artifact.hpp) is not measured: the ledger's measurement answers
+// it (same_as); one whose twin is being measured on a lane waits for that answer. Work is
+// started on an EvaluationExecutor, so where a candidate is evaluated is not its concern.
 #pragma once
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,13 @@ public:
     /// Waits for every build and measurement in flight and drops their results.
     void drain();
 
+    /// Keeps reserve() seconds free before the time limit (the confirmation's cost and the
+    /// measurement that may be running when the search stops): the search stops that much
+    /// earlier. reserve is asked at once and after every commit.
+    void keep_free(std::function<double()> reserve);
+    /// The seconds kept free now (0 without keep_free).
+    double reserved_s() const { return reserve_s_; }
+
 private:
     struct Building {
         Route route;
@@ -78,6 +86,8 @@ private:
     };
 
     bool time_is_up() const;
+    double limit_elapsed_s() const;
+    void commit(Evaluation e);
     void wait_within_limit(const std::vector<JobId>& jobs);
     void cancel_running_builds();
     void stop_at_time_limit();
@@ -110,6 +120,8 @@ private:
     std::vector<Built> waiting_;      // built; their artifact is measured or on a lane: answered by it
     std::vector<std::string> committing_;  // run identities of finished lane runs not yet committed
     std::vector<bool> lane_busy_;
+    std::function<double()> reserve_;
+    double reserve_s_ = 0;
 };
 
 /// The budget a study's [search] section sets: max_routes, and time_limit_s when above 0.

@@ -4,6 +4,7 @@
 // and (through the artifact keeper) which scratch folders stay. The scheduler commits here; the runner reads.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -74,6 +75,9 @@ public:
     std::size_t candidates_done() const { return candidates_done_; }
     /// True when this invocation committed an evaluation.
     bool added() const { return added_; }
+    /// Counts the study from started_s, an earlier reading of its clock (the command's start,
+    /// so that --time-limit covers the setup before the ledger too).
+    void count_from(double started_s) { started_s_ = std::min(started_s, started_s_); }
     /// The clock reading when the study began.
     double started_s() const { return started_s_; }
     /// Seconds since the study began.

@@ -1,6 +1,8 @@
-// Numbers are written as text: integers in decimal, the wall time with 17 significant digits
-// (a double read back is the same double); the values `~` left out as a JSON array of
-// {knob, value, reason}. A note that does not parse is ignored.
+// Numbers are written as text: integers in decimal, times with 17 significant digits (a
+// double read back is the same double); the values `~` left out as a JSON array of {knob,
+// value, reason}; the warm processes and code identities as JSON arrays of their fields; the
+// confirmation's builds as {"default": [median...], "routes": {route: [median...]}}. A note
+// that does not parse is ignored.
 #include "study/study_notes.hpp"
 
 #include <charconv>
@@ -41,11 +43,88 @@ std::string left_out_note(const std::vector<LeftOutAxisValue>& left_out) {
     return list.dump();
 }
 
+std::string exact(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+nlohmann::json optional_number(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+
+std::string warm_processes_note(const std::vector<WarmProcessReport>& reports) {
+    auto list = nlohmann::json::array();
+    for (const auto& r : reports) {
+        list.push_back({{"lane", r.lane}, {"pid", r.pid}, {"runs", r.runs}, {"routes", r.routes},
+                        {"default_first_s", optional_number(r.default_first_s)},
+                        {"default_last_s", optional_number(r.default_last_s)}, {"ended", r.ended}});
+    }
+    return list.dump();
+}
+
+std::optional<double> number_or_null(const nlohmann::json& entry, const char* key) {
+    if (!entry.contains(key) || !entry[key].is_number()) return std::nullopt;
+    return entry[key].get<double>();
+}
+
+// A note that does not parse, or an entry of the wrong shape, leaves the summary as it was.
+template <typename Read>
+void read_list(const StudyStore& store, const char* key, Read read) {
+    auto text = store.read_note(key);
+    if (!text) return;
+    auto list = nlohmann::json::parse(*text, nullptr, false);
+    if (!list.is_array() && !list.is_object()) return;
+    try {
+        read(list);
+    } catch (const nlohmann::json::exception&) {
+    }
+}
+
+void read_time_notes(const StudyStore& store, StudySummary& summary) {
+    read_number(store, "time_limit_s", summary.time_limit_s);
+    read_number(store, "confirmation_reserve_s", summary.confirmation_reserve_s);
+    read_number(store, "confirmation_s", summary.confirmation_s);
+    read_list(store, "warm_processes", [&](const nlohmann::json& list) {
+        std::vector<WarmProcessReport> reports;
+        for (const auto& entry : list) {
+            reports.push_back(WarmProcessReport{entry.at("lane"), entry.at("pid"), entry.at("runs"), entry.at("routes"),
+                                                number_or_null(entry, "default_first_s"),
+                                                number_or_null(entry, "default_last_s"), entry.at("ended")});
+        }
+        summary.warm_processes = std::move(reports);
+    });
+    read_list(store, "code_identities", [&](const nlohmann::json& list) {
+        std::vector<CodeIdentity> identities;
+        for (const auto& entry : list) {
+            identities.push_back(CodeIdentity{Route::parse(entry.at("route").get<std::string>()), entry.at("artifact_sha256"),
+                                              entry.at("code_sha256")});
+        }
+        summary.code_identities = std::move(identities);
+    });
+    read_list(store, "confirmation_builds", [&](const nlohmann::json& note) {
+        summary.default_build_medians_s = note.at("default").get<std::vector<double>>();
+        for (auto& c : summary.confirmations) {
+            auto found = note.at("routes").find(c.route.to_string());
+            if (found != note.at("routes").end()) c.build_medians_s = found->get<std::vector<double>>();
+        }
+    });
+}
+
 }  // namespace
 
+void record_confirmation_builds(StudyStore& store, const StudyConfirmation& confirmation) {
+    nlohmann::json routes = nlohmann::json::object();
+    bool any = confirmation.baseline && !confirmation.baseline->build_medians_s.empty();
+    for (const auto& c : confirmation.candidates) {
+        routes[c.route.to_string()] = c.build_medians_s;
+        any = any || !c.build_medians_s.empty();
+    }
+    if (!any) return;
+    std::vector<double> default_medians = confirmation.baseline ? confirmation.baseline->build_medians_s : std::vector<double>{};
+    store.write_note("confirmation_builds", nlohmann::json{{"default", default_medians}, {"routes", routes}}.dump());
+}
+
 void record_study_notes(StudyStore& store, const StudySummary& summary, std::string_view metric) {
-    char wall[64];
-    std::snprintf(wall, sizeof wall, "%.17g", summary.wall_s);
+    std::string wall = exact(summary.wall_s);
     store.write_note("metric", std::string(metric));
     store.write_note("candidates_total", std::to_string(summary.candidates_total));
     store.write_note("artifact_bytes", std::to_string(summary.artifact_bytes));
@@ -53,6 +132,16 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
     store.write_note("output_bytes", std::to_string(summary.output_bytes));
     store.write_note("wall_s", wall);
     store.write_note("left_out", left_out_note(summary.left_out));
+    store.write_note("time_limit_s", exact(summary.time_limit_s));
+    store.write_note("confirmation_reserve_s", exact(summary.confirmation_reserve_s));
+    if (summary.confirmation_s > 0) store.write_note("confirmation_s", exact(summary.confirmation_s));
+    if (!summary.warm_processes.empty()) store.write_note("warm_processes", warm_processes_note(summary.warm_processes));
+    if (!summary.code_identities.empty()) {
+        auto list = nlohmann::json::array();
+        for (const auto& c : summary.code_identities)
+            list.push_back({{"route", c.route.to_string()}, {"artifact_sha256", c.artifact_sha256}, {"code_sha256", c.code_sha256}});
+        store.write_note("code_identities", list.dump());
+    }
 }
 
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
@@ -62,6 +151,7 @@ std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "output_bytes", summary.output_bytes);
     read_number(store, "wall_s", summary.wall_s);
     read_left_out(store, summary.left_out);
+    read_time_notes(store, summary);
     return store.read_note("metric").value_or("");
 }
 

@@ -14,13 +14,16 @@
 #include "study/study_runner.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "routetune/error.hpp"
 #include "routetune/strategy.hpp"
 #include "eval/timing_source.hpp"
+#include "eval/warm_measurements.hpp"
 #include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
 #include "study/artifact_keeper.hpp"
+#include "study/confirmation_cost.hpp"
 #include "study/confirmation_runner.hpp"
 #include "study/interrupt_guard.hpp"
 #include "study/local_executor.hpp"
@@ -82,6 +85,7 @@ StudySummary StudyRunner::run() {
     ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
     StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_),
                        [&evaluator](const Evaluation& e) { return evaluator.run_identity(e); });
+    if (options_.started_s) ledger.count_from(*options_.started_s);
     ledger.on_progress(progress_);
     ledger.load();
     std::unique_ptr<Strategy> strategy = make_strategy(
@@ -98,7 +102,11 @@ StudySummary StudyRunner::run() {
     Scheduler scheduler(*executor, *strategy, ledger, study_budget(spec.search.max_routes, spec.search.time_limit_s),
                         clock_, scheduler_options(spec, options_, queue_ != nullptr));
 
-    if (!ledger.default_evaluation()) evaluate_default(scheduler, ledger);
+    if (!ledger.default_evaluation()) {
+        evaluate_default(scheduler, ledger);
+    } else if (evaluator.warm_measurements()) {
+        if (auto kept = evaluator.reuse(*ledger.default_evaluation())) evaluator.remember_default(*kept);
+    }
     require_usable_default(ledger, *store, scheduler);
     Status default_status = ledger.default_evaluation()->status;
     bool default_built = default_status != Status::BuildFailed && default_status != Status::BuildCrashed &&
@@ -106,13 +114,63 @@ StudySummary StudyRunner::run() {
     if (default_built) evaluator.set_default_build_s(ledger.default_evaluation()->build_s);  // [build] relative_timeout
     RunBaseline baseline = make_run_baseline(spec, paths_);
     if (queue_) queue_->publish_baseline(baseline);
+    bool fits = plan_time(scheduler, ledger, baseline);
     if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(where_.redacted()));
+    reserve_s_ = scheduler.reserved_s();
     if (queue_) queue_->close();
-    if (ledger.added() || !store->read_outcome()) confirm(evaluator, baseline, ledger, *store);
+    std::optional<StudyOutcome> recorded = store->read_outcome();
+    if (!fits && ledger.candidates_done() == 0) record_unconfirmed(*store);
+    else if (ledger.added() || !recorded || recorded->outcome == Outcome::Unfinished) confirm(evaluator, baseline, ledger, *store);
+    close_warm_processes(evaluator);
     keeper.finish(ledger.evaluations(), store->read_outcome());
     StudySummary summary = summarize(*store, ledger, keeper);
     record_study_notes(*store, summary, spec.accuracy.metric);  // on the open store: no second open
     return summary;
+}
+
+// --time-limit covers the whole command: the search keeps the confirmation's estimated cost
+// (and one measurement, which may be running when it stops) free, re-estimated as the routes
+// it would confirm change; a limit that cannot hold even the confirmation is said now.
+bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline) {
+    const Spec& spec = setup_.spec;
+    double limit = spec.search.time_limit_s;
+    if (limit <= 0 || ledger.default_evaluation()->status != Status::Ok) return true;
+    const TimingSpec& timing = spec.timing;
+    double run_s = default_run_s(baseline);
+    double measurement_s = run_s * (timing.warmup + timing.repeats);
+    int jobs = std::max(options_.jobs, 1);
+    auto plan = [&timing, &ledger, run_s, jobs] {
+        return planned_confirmation(timing, jobs, run_s, ledger.evaluations(), *ledger.default_evaluation());
+    };
+    scheduler.keep_free([plan, measurement_s] { return plan().total_s() + measurement_s; });
+    ConfirmationCost cost = plan();
+    double left = limit - ledger.elapsed_s();
+    if (cost.total_s() <= left) return true;
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "the confirmation needs about %.0f s (%s), more than the %.0f s that --time-limit %.0f s leaves after "
+                  "%.0f s: nothing more is searched or confirmed; a limit of at least %.0f s fits it (with --continue, "
+                  "what was measured is kept)",
+                  cost.total_s(), cost.describe().c_str(), std::max(left, 0.0), limit, ledger.elapsed_s(),
+                  ledger.elapsed_s() + cost.total_s() + measurement_s);
+    time_note_ = text;
+    if (notice_) notice_(time_note_);
+    return false;
+}
+
+void StudyRunner::record_unconfirmed(StudyStore& store) const {
+    StudyOutcome outcome;
+    outcome.outcome = Outcome::Unfinished;
+    outcome.message = time_note_;
+    outcome.recorded_at = iso8601_utc_now();
+    store.record_outcome(outcome);
+}
+
+void StudyRunner::close_warm_processes(const Evaluator& evaluator) {
+    WarmMeasurements* warm = evaluator.warm_measurements();
+    if (!warm) return;
+    warm_reports_ = warm->close();
+    code_identities_ = warm->code_identities();
 }
 
 void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
@@ -144,6 +202,9 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     std::map<std::string, std::string> pinned;
     if (options_.measure_lanes > 1) pinned.emplace("CUDA_VISIBLE_DEVICES", "0");  // every confirmation run on one GPU
     ConfirmationRunner confirmation(evaluator, baseline, setup_.spec.timing, pinned);
+    confirmation.build_jobs(options_.jobs);
+    if (setup_.spec.search.time_limit_s > 0) confirmation.within(clock_, ledger.started_s() + setup_.spec.search.time_limit_s);
+    double began = clock_.now_s();
     if (confirmation_progress_) {
         confirmation.on_progress([this, &ledger](ConfirmationProgress p) {
             p.elapsed_s = ledger.elapsed_s();
@@ -151,6 +212,7 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
         });
     }
     StudyOutcome outcome = confirmation.decide(store, ledger.evaluations(), *ledger.default_evaluation());
+    confirmation_s_ = clock_.now_s() - began;
     if (options_.minimize) {
         WinnerMinimizer minimizer(evaluator, baseline, setup_.spec.timing, pinned);
         if (minimization_progress_) {
@@ -175,6 +237,11 @@ StudySummary StudyRunner::summarize(const StudyStore& store, const StudyLedger& 
     summary.artifact_bytes = kept.binaries + kept.outputs;
     summary.candidates_total = std::max(ledger.progress().planned, summary.evaluations.size());
     summary.left_out = setup_.expression.left_out;
+    summary.time_limit_s = setup_.spec.search.time_limit_s;
+    summary.confirmation_reserve_s = reserve_s_;
+    if (confirmation_s_ > 0) summary.confirmation_s = confirmation_s_;
+    if (!warm_reports_.empty()) summary.warm_processes = warm_reports_;
+    if (!code_identities_.empty()) summary.code_identities = code_identities_;
     return summary;
 }
 

@@ -59,6 +59,9 @@ public:
     const StudyPaths& paths() const { return paths_; }
 
 private:
+    bool plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline);
+    void record_unconfirmed(StudyStore& store) const;
+    void close_warm_processes(const Evaluator& evaluator);
     void evaluate_default(Scheduler& scheduler, StudyLedger& ledger);
     void require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler);
     void confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger, StudyStore& store);
@@ -76,6 +79,11 @@ private:
     MinimizationProgressCallback minimization_progress_;
     NoticeCallback notice_;
     ExecutorFactory executor_factory_;
+    std::string time_note_;                          ///< why the confirmation cannot fit ("" when it can)
+    double reserve_s_ = 0;                           ///< what the search kept free for the confirmation
+    double confirmation_s_ = 0;                      ///< what the confirmation took
+    std::vector<WarmProcessReport> warm_reports_;    ///< the warm measurement processes, once closed
+    std::vector<CodeIdentity> code_identities_;
 };
 
 /// The summary of the study stored at store (report); opens it read-only.

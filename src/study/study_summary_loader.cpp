@@ -69,7 +69,6 @@ StudySummary summarize_store(const StudyStore& store) {
     }
     summary.evaluations = store.evaluations();
     summary.wall_s = evaluation_span_s(summary.evaluations);
-    apply_study_notes(store, summary);
     for (const auto& e : summary.evaluations) {
         if (e.route.empty() && e.status != Status::Pending) summary.default_evaluation = e;
     }
@@ -77,6 +76,7 @@ StudySummary summarize_store(const StudyStore& store) {
         if (!summary.default_evaluation && e.phase == "default" && e.status != Status::Pending) summary.default_evaluation = e;
     }
     if (auto confirmation = store.read_confirmation()) summary.confirmations = confirmation->candidates;
+    apply_study_notes(store, summary);  // after the confirmations: their builds' medians are notes
     summary.outcome = Outcome::Unfinished;
     if (auto outcome = store.read_outcome()) {
         summary.outcome = outcome->outcome;
@@ -94,7 +94,7 @@ StudySummary summarize_store(const StudyStore& store) {
         }
         if (outcome->minimal_route) {
             summary.minimal = Confirmation{*outcome->minimal_route, {}, {}, outcome->minimal_speedup,
-                                           outcome->minimal_ci_low, outcome->minimal_ci_high};
+                                           outcome->minimal_ci_low, outcome->minimal_ci_high, {}};
         }
         summary.message = outcome->message;
     }

@@ -25,6 +25,7 @@ struct TuneOptions {
     int jobs = 1;                             ///< --jobs
     int measure_lanes = 1;                    ///< --measure-lanes
     std::optional<double> time_limit_s;       ///< --time-limit
+    std::optional<double> started_s;          ///< the runner's clock when the command started: the limit counts from it
     std::optional<std::uint64_t> max_routes;  ///< --max-routes
     std::optional<int> mixed_max_knobs;       ///< --mixed-max-knobs
     std::optional<std::uint64_t> seed;        ///< --seed

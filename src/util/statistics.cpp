@@ -68,6 +68,12 @@ double mean(const std::vector<double>& samples) {
     return std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
 }
 
+double relative_spread(const std::vector<double>& values) {
+    if (values.size() < 2) return 0;
+    auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return *low > 0 ? (*high - *low) / *low : 0;
+}
+
 double median_absolute_deviation(const std::vector<double>& samples) {
     double center = median(samples);
     std::vector<double> deviations;

@@ -17,6 +17,10 @@ double mean(const std::vector<double>& samples);
 /// The median absolute deviation from the median (unscaled); NaN for no samples.
 double median_absolute_deviation(const std::vector<double>& samples);
 
+/// (largest - smallest) / smallest: how far apart values lie (e.g. the medians of several builds);
+/// 0 for fewer than two values or a smallest value not above 0.
+double relative_spread(const std::vector<double>& values);
+
 /// A confidence interval.
 struct Interval {
     double low = 0;

@@ -81,5 +81,70 @@ TEST(TimeLimitCli, TheStudyEndsSoonAfterTheLimitAndContinueEvaluatesWhatWasLeft)
     EXPECT_EQ(summary.at("evaluations").size(), planned) << "a route was evaluated twice";
 }
 
+// The whole command within its limit: slow fake builds (0.3 s) and runs (0.1 s a run, 0.2 s a
+// round of both cases); the confirmation (2 rounds of the default and one route) is reserved
+// from the default's timed runs, so the search stops early enough for it, the candidates not
+// measured stay pending, and the study still ends with a confirmed winner within the limit.
+TEST(TimeLimitCli, AStudyEndsWithinItsLimitWithAConfirmedResult) {
+    fs::path specs = scratch_specs();
+    fs::path spec = quick_confirmation_spec(specs);
+    std::map<std::string, std::string> env{{"FAKE_RUN_SLEEP_S", "0.1"}, {"FAKE_BUILD_SLEEP_S", "0.3"}, {"FAKE_JITTER", "0"}};
+    ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery before the clock
+    constexpr double kLimit = 4;
+    auto start = std::chrono::steady_clock::now();
+    CliResult r = run_cli({"tune", spec.filename().string(), "--jobs", "2", "--time-limit", "4s", "--json"}, specs, env);
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json s = json::parse(r.out);
+    EXPECT_EQ(s.at("outcome"), "improved") << r.err;
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+    EXPECT_LE(s.at("time").at("wall_s").get<double>(), kLimit) << r.err;
+    EXPECT_TRUE(s.at("time").at("within_limit").get<bool>());
+    EXPECT_GT(s.at("time").at("confirmation_reserve_s").get<double>(), 0.8) << "2 passes x 2 routes x 0.2 s, and a measurement";
+    EXPECT_GT(s.at("time").at("confirmation_s").get<double>(), 0);
+    EXPECT_LT(wall_s, kLimit + 1) << "the process (startup and catalog included) ran well past the limit";
+    std::size_t measured = 0;
+    for (const auto& e : s.at("evaluations")) measured += e.at("status") != "pending";
+    EXPECT_LT(measured, s.at("candidates_total").get<std::size_t>()) << "the limit cut nothing: the test shows nothing";
+    EXPECT_NE(r.err.find(" s of the 4s --time-limit; the search kept "), std::string::npos) << r.err;
+}
+
+// The wall time reported against the limit is the whole command's: the setup before the study
+// (here the compiler's discovery, a few seconds for a compiler path not seen before) counts.
+TEST(TimeLimitCli, TheWallTimeAgainstTheLimitIsTheWholeCommands) {
+    fs::path specs = scratch_specs();  // a new path of fake_timed_cc: discovery runs again
+    fs::path spec = quick_confirmation_spec(specs);
+    auto start = std::chrono::steady_clock::now();
+    CliResult r = run_cli({"tune", spec.filename().string(), "--time-limit", "10m", "--json"}, specs, {{"FAKE_JITTER", "0"}});
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    double reported = json::parse(r.out).at("time").at("wall_s").get<double>();
+    EXPECT_LE(reported, wall_s);
+    EXPECT_GT(reported, wall_s - 0.5) << "the reported wall time leaves out the setup (" << wall_s - reported << " s)";
+}
+
+// A limit that cannot hold even the confirmation (three fresh builds of each route at 1 s each,
+// one at a time) is said as soon as the default's cost is known, not after a search.
+TEST(TimeLimitCli, ALimitTooShortForTheConfirmationIsSaidOnceTheDefaultIsMeasured) {
+    fs::path specs = scratch_specs();
+    fs::path spec = quick_confirmation_spec(specs);
+    std::string text = read_file(spec).value_or("");
+    text.replace(text.find("confirm_rounds = 2\n"), 19, "confirm_rounds = 2\nconfirm_rebuild = true\nconfirm_builds = 3\n");
+    write_file(spec, text);
+    std::map<std::string, std::string> env{{"FAKE_BUILD_SLEEP_S", "1"}};
+    ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery's probes without the sleep
+    CliResult r = run_cli({"tune", spec.filename().string(), "--time-limit", "5s", "--json"}, specs, env);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json s = json::parse(r.out);
+    EXPECT_EQ(s.at("outcome"), "unfinished");
+    std::size_t measured = 0;  // a build started beside the default's measurement is left pending
+    for (const auto& e : s.at("evaluations")) measured += e.at("status") != "pending";
+    EXPECT_EQ(measured, 1u) << "a candidate was searched";
+    EXPECT_NE(r.err.find("the confirmation needs about"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("waves of fresh builds"), std::string::npos) << r.err;
+    EXPECT_NE(s.at("message").get<std::string>().find("nothing more is searched or confirmed"), std::string::npos) << s.dump(2);
+    EXPECT_LT(s.at("time").at("wall_s").get<double>(), 5) << "it said so at the end";
+}
+
 }  // namespace
 }  // namespace routetune::e2e

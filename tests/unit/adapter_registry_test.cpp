@@ -30,6 +30,13 @@ TEST(AdapterRegistry, ListsInSpecOrderWithTheirDefaultsAndTimingTraits) {
     EXPECT_FALSE(find_adapter("gcc")->times_on_stdout);
 }
 
+TEST(AdapterRegistry, BuildsVaryWhereTheCompilerChoosesKernelsByTiming) {
+    EXPECT_TRUE(find_adapter("inductor")->builds_vary) << "Inductor autotunes and picks kernels by timing";
+    EXPECT_TRUE(find_adapter("trtexec")->builds_vary) << "TensorRT picks tactics by timing";
+    for (const char* name : {"gcc", "clang", "nvcc", "custom"}) EXPECT_FALSE(find_adapter(name)->builds_vary) << name;
+    EXPECT_GE(kVaryingConfirmBuilds, 3) << "a spread needs three builds";
+}
+
 TEST(AdapterRegistry, TimesOnStdoutMatchesWhatTheAdapterReads) {
     const std::string trtexec_summary = "[I] GPU Compute Time: min = 1 ms, max = 3 ms, mean = 2 ms, median = 2 ms\n";
     for (const AdapterEntry& entry : adapter_registry()) {

@@ -7,6 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
 #include "unit/study_bench.hpp"
 
 namespace routetune {
@@ -22,14 +27,31 @@ protected:
         return e;
     }
 
-    StudyOutcome decide(const std::vector<Evaluation>& candidates) {
+    StudyOutcome decide(const std::vector<Evaluation>& candidates,
+                        const std::function<void(ConfirmationRunner&)>& configure = {}) {
         evaluator = bench.evaluator();
         store = StudyStore::open(bench.paths.cache);
         baseline = bench.baseline(0.1);
         std::vector<Evaluation> all{searched("", 0.1)};
         all.insert(all.end(), candidates.begin(), candidates.end());
         ConfirmationRunner runner(*evaluator, baseline, bench.spec.timing);
+        if (configure) configure(runner);
         return runner.decide(*store, all, all.front());
+    }
+
+    // Each run moves the bench's clock by the time it took (the fake runner starts nothing).
+    void runs_take_time() {
+        bench.runner.on_call = [this](const fake::Call& call) {
+            if (call.build) return;
+            const auto& routes = bench.runner.routes;
+            bench.clock.advance(routes.count(call.flags) ? routes.at(call.flags).run_s : bench.runner.fallback.run_s);
+        };
+    }
+
+    std::size_t builds() const {
+        std::size_t count = 0;
+        for (const auto& call : bench.runner.calls()) count += call.build;
+        return count;
     }
 
     std::vector<std::string> run_order() const {
@@ -115,6 +137,70 @@ TEST_F(Confirm, ARouteThatFailsNowIsDroppedWithANote) {
     StudyOutcome outcome = decide({searched("-a=1", 0.05)});
     EXPECT_EQ(outcome.outcome, Outcome::DefaultStays);
     EXPECT_NE(outcome.message.find("dropped: -a=1 (rebuild build_failed)"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Confirm, OnFreshBuildsEachRouteIsBuiltConfirmBuildsTimesAndEveryBuildRunsInEveryRound) {
+    bench.spec.timing.confirm_rebuild = true;
+    bench.spec.timing.confirm_builds = 3;
+    bench.spec.timing.confirm_rounds = 2;
+    bench.runner.routes[""].build_run_s = {0.10, 0.13, 0.09};
+    bench.runner.routes["-a=1"].build_run_s = {0.05, 0.05, 0.06};
+    StudyOutcome outcome = decide({searched("-a=1", 0.05)});
+    EXPECT_EQ(builds(), 6u) << "3 fresh builds of the default and of -a=1";
+    std::vector<std::string> expected;
+    for (int round = 0; round < 2 * 3; ++round) expected.insert(expected.end(), {"", "-a=1"});
+    EXPECT_EQ(run_order(), expected) << "each round runs D C of every build";
+    auto note = nlohmann::json::parse(store->read_note("confirmation_builds").value_or("{}"));  // the medians' record
+    ASSERT_TRUE(note.contains("routes")) << note.dump();
+    std::vector<double> medians = note["routes"]["-a=1"].get<std::vector<double>>();
+    std::sort(medians.begin(), medians.end());
+    EXPECT_EQ(medians, (std::vector<double>{0.05, 0.05, 0.06})) << "each build's own median";
+    std::vector<double> default_medians = note["default"].get<std::vector<double>>();
+    std::sort(default_medians.begin(), default_medians.end());
+    EXPECT_EQ(default_medians, (std::vector<double>{0.09, 0.10, 0.13}));
+    EXPECT_EQ(confirmed("-a=1").timing.samples_s.size(), 6u) << "the route's samples are all its builds'";
+    EXPECT_NE(outcome.message.find("of 3 fresh builds each"), std::string::npos) << outcome.message;
+    EXPECT_NE(outcome.message.find("the default's 3 fresh builds measured 90 to 130 ms (44.4% apart), wider than "
+                                   "min_gain 2%"),
+              std::string::npos)
+        << outcome.message;
+    for (const auto& entry : std::filesystem::directory_iterator(bench.paths.work))
+        EXPECT_EQ(entry.path().filename().string().find("-build"), std::string::npos) << entry.path() << " left behind";
+}
+
+TEST_F(Confirm, ADefaultWhoseFreshBuildsAgreeIsNotCalledBuildDependent) {
+    bench.spec.timing.confirm_rebuild = true;
+    bench.spec.timing.confirm_builds = 3;
+    bench.runner.routes[""].build_run_s = {0.10, 0.10, 0.101};
+    bench.runner.routes["-a=1"].run_s = 0.05;
+    StudyOutcome outcome = decide({searched("-a=1", 0.05)});
+    EXPECT_NE(outcome.message.find("(1.0% apart)"), std::string::npos) << outcome.message;
+    EXPECT_EQ(outcome.message.find("wider than"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Confirm, NothingIsMeasuredWhenTheEstimatedCostDoesNotFitTheTimeLeft) {
+    bench.runner.routes["-a=1"].run_s = 0.05;  // 5 rounds x 2 routes x the default's 0.1 s: 1 s
+    StudyOutcome outcome = decide({searched("-a=1", 0.05)},
+                                  [&](ConfirmationRunner& r) { r.within(bench.clock, bench.clock.now_s() + 0.9); });
+    EXPECT_EQ(outcome.outcome, Outcome::Unfinished);
+    EXPECT_NE(outcome.message.find("needs about 1 s (5 passes x 2 routes x 1 build x 0.1 s per run)"), std::string::npos)
+        << outcome.message;
+    EXPECT_TRUE(run_order().empty()) << "something was measured";
+    EXPECT_FALSE(store->read_confirmation()) << "a confirmation was recorded";
+}
+
+TEST_F(Confirm, NoRoundStartsThatTheLastRoundSaysWouldEndPastTheDeadline) {
+    runs_take_time();
+    bench.runner.routes[""].run_s = 0.2;  // slower than the default's search time the estimate counts
+    bench.runner.routes["-a=1"].run_s = 0.1;
+    double deadline = bench.clock.now_s() + 1.0;  // the estimate (1 s) fits; rounds take 0.3 s
+    StudyOutcome outcome = decide({searched("-a=1", 0.05)}, [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    EXPECT_EQ(run_order().size(), 6u) << "3 rounds end by 0.9 s; a 4th would end at 1.2 s";
+    EXPECT_LE(bench.clock.now_s(), deadline);
+    ASSERT_TRUE(store->read_confirmation());
+    EXPECT_EQ(store->read_confirmation()->rounds, 3);
+    EXPECT_EQ(outcome.outcome, Outcome::Improved);
+    EXPECT_NE(outcome.message.find("stopped after 3 of 5 rounds"), std::string::npos) << outcome.message;
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ struct Behaviour {
     std::map<std::string, std::string> outputs;   ///< last case argument -> output; absent: "42\n"
     std::optional<std::string> artifact;          ///< the artifact's bytes (its runs then answer as
                                                   ///< the route with those flags); absent: the flags
+    std::vector<double> build_run_s;              ///< builds differ: the n-th build's runs take
+                                                  ///< build_run_s[n % size] (its artifact names n)
 };
 
 /// One call, as the fake saw it.
@@ -53,11 +55,12 @@ public:
         Call call;
         call.spec = spec;
         call.build = !spec.argv.empty() && spec.argv[0] == "fakecc";
-        call.flags = call.build ? build_flags(spec.argv) : read_artifact(spec.argv.at(0));
+        std::size_t nth_build = 0;
+        call.flags = call.build ? build_flags(spec.argv) : read_artifact(spec.argv.at(0), nth_build);
         calls_.push_back(call);
         if (on_call) on_call(call);
         const Behaviour& behaviour = routes.count(call.flags) ? routes.at(call.flags) : fallback;
-        return call.build ? build(spec, call.flags, behaviour) : execute(spec, call.flags, behaviour);
+        return call.build ? build(spec, call.flags, behaviour) : execute(spec, call.flags, behaviour, nth_build);
     }
 
     /// Every call so far, in order.
@@ -81,11 +84,15 @@ private:
         return flags;
     }
 
-    static std::string read_artifact(const std::string& path) {
+    static std::string read_artifact(const std::string& path, std::size_t& nth_build) {
         std::ifstream in(path);
         std::stringstream text;
         text << in.rdbuf();
-        return text.str();
+        std::string content = text.str();
+        std::size_t mark = content.find("\n#");
+        if (mark == std::string::npos) return content;
+        nth_build = std::stoul(content.substr(mark + 2));
+        return content.substr(0, mark);
     }
 
     ProcessResult finish(const ProcessSpec& spec, double seconds, int exit_code) {
@@ -105,15 +112,20 @@ private:
 
     ProcessResult build(const ProcessSpec& spec, const std::string& flags, const Behaviour& behaviour) {
         ProcessResult result = finish(spec, behaviour.build_s, behaviour.build_exit);
-        if (result.succeeded()) std::ofstream(spec.argv.back()) << behaviour.artifact.value_or(flags);
+        std::size_t nth = builds_[flags]++;
+        std::string bytes = behaviour.artifact.value_or(flags);
+        if (!behaviour.build_run_s.empty()) bytes += "\n#" + std::to_string(nth);
+        if (result.succeeded()) std::ofstream(spec.argv.back()) << bytes;
         else result.err = "fakecc: error: scripted failure\n";
         return result;
     }
 
-    ProcessResult execute(const ProcessSpec& spec, const std::string& flags, const Behaviour& behaviour) {
+    ProcessResult execute(const ProcessSpec& spec, const std::string& flags, const Behaviour& behaviour,
+                          std::size_t nth_build) {
         std::size_t nth = runs_[flags]++;
         double seconds = behaviour.run_times.empty() ? behaviour.run_s
                                                      : behaviour.run_times[nth % behaviour.run_times.size()];
+        if (!behaviour.build_run_s.empty()) seconds = behaviour.build_run_s[nth_build % behaviour.build_run_s.size()];
         seconds *= 1 - drift_per_run * static_cast<double>(total_runs_++);
         ProcessResult result = finish(spec, seconds, behaviour.run_exit);
         result.user_s = behaviour.cpu_s >= 0 ? behaviour.cpu_s : seconds;
@@ -133,6 +145,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<Call> calls_;
     std::map<std::string, std::size_t> runs_;
+    std::map<std::string, std::size_t> builds_;
     std::size_t total_runs_ = 0;
     double elapsed_ = 0;
 };

@@ -180,5 +180,28 @@ TEST(InductorHelper, ParsesRoutesIntoPythonValues) {
               "\"triton.cudagraphs\": false}\n");
 }
 
+TEST(InductorHelper, RefusesKnobsThatDoNotApplyToThePathAndNamesWhy) {
+    auto python = find_executable("python3");
+    if (python.empty()) GTEST_SKIP() << "no python3 installed";
+    auto parse = [&](const std::string& route, const std::string& path) {
+        ProcessSpec spec;
+        spec.argv = {python.string(), std::string(ROUTETUNE_SOURCE_DIR) + "/python/routetune_inductor.py", "--parse-route",
+                     route, "--path", path};
+        spec.env["PYTHONDONTWRITEBYTECODE"] = "1";
+        return run_process(spec);
+    };
+    ProcessResult refused = parse("-inductor:triton.cudagraphs=on -inductor:max_autotune=on", "aoti");
+    EXPECT_EQ(refused.exit_code, 1);
+    EXPECT_TRUE(refused.out.empty()) << "a refused route printed its values: " << refused.out;
+    EXPECT_NE(refused.err.find("-inductor:triton.cudagraphs does not apply to aoti: an AOTInductor package is run by its "
+                               "own C++ runner"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_TRUE(parse("-inductor:triton.cudagraphs=on", "jit").succeeded()) << "cudagraphs applies to torch.compile";
+    ProcessResult kept = parse("-inductor:max_autotune=on", "aoti");
+    EXPECT_TRUE(kept.succeeded()) << kept.err;
+    EXPECT_EQ(kept.out, "{\"max_autotune\": true}\n");
+}
+
 }  // namespace
 }  // namespace routetune

@@ -3,7 +3,9 @@
 // builds running are cancelled (or, where the executor cannot cancel, waited for and never
 // measured); every candidate built or building is left pending in the store, so a resumed
 // study evaluates it; a build that failed before the limit is data and is committed; the
-// default is always finished. The clock starts at 1000 s, when the ledger begins.
+// default is always finished; the time the scheduler keeps free for the confirmation
+// (keep_free) counts as spent, asked again after every commit. The clock starts at 1000 s, when
+// the ledger begins.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -133,6 +135,48 @@ TEST_F(TimeLimit, ProcessTimingCancelsTheBuildsBesideTheDefaultAndMeasuresTheDef
         EXPECT_FALSE(overlap(b, measurements.front())) << b.route << " built beside the default's measurement";
     }
     EXPECT_EQ(pending_routes().size(), 2u);
+}
+
+TEST_F(TimeLimit, TheLimitCountsFromTheCommandsStartNotTheLedgers) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, limit(4.5));
+    ledger->count_from(kStart - 2);  // the command spent 2 s (discovery) before the ledger began
+    // The limit ends at 2.5 s of the ledger's time: the default (to 1.3 s) and one candidate
+    // (built to 2.3 s, measured to 2.6 s: the measurement in flight).
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(ledger->evaluations().size(), 2u);
+    EXPECT_DOUBLE_EQ(bench.clock.now_s(), kStart + 2.6);
+}
+
+TEST_F(TimeLimit, TheSearchKeepsTheReserveFreeAndOnlyTheMeasurementInFlightRunsIntoIt) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, limit(10));
+    scheduler->keep_free([] { return 5.0; });
+    // Without the reserve the search would run to 10 s; with it nothing starts after 5 s. The
+    // candidate built by 4.9 s is measured from 4.9 to 5.2 s: the measurement in flight, which
+    // the reserve's own estimate covers.
+    ASSERT_TRUE(run_study());
+    for (const auto& i : executor->intervals()) EXPECT_LT(i.start_s, kStart + 5) << i.route << " started in the reserve";
+    EXPECT_LE(bench.clock.now_s(), kStart + 5 + 0.3 + 1e-9) << "the search ran past the reserve by more than a measurement";
+    EXPECT_EQ(ledger->evaluations().size(), 4u) << "the default and the three candidates measured before 5 s";
+    EXPECT_DOUBLE_EQ(scheduler->reserved_s(), 5.0);
+}
+
+TEST_F(TimeLimit, TheReserveIsAskedAgainAfterEveryCommit) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, limit(10));
+    // The confirmation's cost grows once two candidates are in (slower builds, say): 2 s, then 8 s.
+    scheduler->keep_free([this] { return ledger->candidates_done() >= 2 ? 8.0 : 2.0; });
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(ledger->candidates_done(), 2u) << "the search went on after the reserve grew";
+    EXPECT_LT(bench.clock.now_s(), kStart + 10 - 2) << "the search ran to the first reserve";
+    EXPECT_DOUBLE_EQ(scheduler->reserved_s(), 8.0);
+}
+
+TEST_F(TimeLimit, AReserveLargerThanWhatTheDefaultLeavesSearchesNothing) {
+    start(kSixCandidates, SchedulerOptions{1, 1, false}, limit(10));
+    scheduler->keep_free([] { return 9.0; });  // the default ends at 1.3 s: 1.3 + 9 > 10
+    ASSERT_TRUE(run_study());
+    EXPECT_EQ(ledger->evaluations().size(), 1u) << "only the default";
+    EXPECT_EQ(of_kind(true).size(), 1u) << "a candidate was built";
+    EXPECT_TRUE(pending_routes().empty());
 }
 
 }  // namespace

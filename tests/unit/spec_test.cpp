@@ -327,6 +327,36 @@ TEST_F(SpecTest, PlaceholderPlacementRules) {
     EXPECT_NO_THROW(parse("[build]\ncommand = [\"python3\", \"-c\", \"d = {'a': {}}\"]\n[run]\ncommand = [\"x\"]\n"));
 }
 
+TEST_F(SpecTest, ConfirmBuildsDefaultsToTheAdaptersAndIsAtLeastThreeWhereBuildsVary) {
+    EXPECT_EQ(parse(kMinimal).timing.confirm_builds, 1) << "gcc's builds do not vary";
+    EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"inductor\"\n") + kMinimal).timing.confirm_builds, 3);
+    EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"trtexec\"\n") + kMinimal).timing.confirm_builds, 3);
+    EXPECT_EQ(parse(std::string(kMinimal) + "[timing]\nconfirm_builds = 2\n").timing.confirm_builds, 2);
+    EXPECT_EQ(parse(std::string("[compiler]\nadapter = \"inductor\"\n") + kMinimal + "[timing]\nconfirm_builds = 5\n")
+                  .timing.confirm_builds,
+              5);
+    std::string message =
+        error_of(std::string("[compiler]\nadapter = \"inductor\"\n") + kMinimal + "[timing]\nconfirm_builds = 2\n");
+    EXPECT_NE(message.find("[timing] confirm_builds: the inductor adapter's builds differ in speed from build to build: "
+                           "confirm_builds must be at least 3"),
+              std::string::npos)
+        << message;
+}
+
+TEST_F(SpecTest, ARunServerNeedsReportedTimingAndNamesOnlyWhatEveryRunShares) {
+    const std::string reported = "[timing]\nsource = \"reported\"\n";
+    const std::string run = "[build]\ncommand = [\"cc\"]\n[run]\ncommand = [\"x\", \"{metrics}\"]\n";
+    Spec spec = parse(run + "server = [\"python3\", \"{spec_dir}/peer.py\"]\n" + reported);
+    EXPECT_EQ(spec.run.server, (std::vector<std::string>{"python3", "{spec_dir}/peer.py"}));
+    EXPECT_TRUE(parse(run + reported).run.server.empty());
+    EXPECT_NE(error_of(run + "server = [\"peer\"]\n").find("a warm measurement process needs [timing] source = \"reported\""),
+              std::string::npos);
+    EXPECT_NE(error_of(run + "server = [\"peer\", \"{artifact}\"]\n" + reported)
+                  .find("{artifact} in '{artifact}': the measurement process serves every route and case"),
+              std::string::npos);
+    EXPECT_NE(error_of(run + "server = []\n" + reported).find("[run] server: must name a command"), std::string::npos);
+}
+
 TEST_F(SpecTest, CompilerPlaceholderNeedsACompilerPath) {
     std::string message = error_of(std::string("[compiler]\nadapter = \"custom\"\n") + kMinimal);
     EXPECT_EQ(message, (dir_ / "spec.toml").string() +

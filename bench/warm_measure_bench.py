@@ -1,0 +1,127 @@
+"""The cost of one Inductor measurement three ways, and the warm process's A/A check (issue 26,
+item 2). NOT RUN YET: needs PyTorch and a GPU; scripts/gpu-issue26.sh runs it on the H200.
+
+  python3 bench/warm_measure_bench.py MODEL_DIR OUTDIR [ROUTE]
+
+builds ROUTE (default: the default route) once with examples/inductor_common/workload.py into
+OUTDIR/work (its own TORCHINDUCTOR_CACHE_DIR), then measures that build:
+
+  fresh    `python3 workload.py run ...`, a new process each time (twice)
+  forked   through routetune's fork server, forked.py (twice; the first starts the server)
+  warm     python/routetune_measure.py over workload.py, spoken to over its two pipes exactly as
+           routetune does (docs/measurement-protocol.md): two processes, A and B; A measures the
+           build twice, B once: the A/A check (same build, twice in one process and in two)
+
+and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, process, wall_s
+(the whole measurement as the caller sees it), gpu_s (the sum of the 50 timed calls), median_ms,
+code_sha256 (warm only) and the ratio wall_s / (2 gpu_s + 1 s), which issue 26 asks to be at most 1.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WORKLOAD = os.path.join(ROOT, "examples", "inductor_common", "workload.py")
+FORKED = os.path.join(ROOT, "examples", "inductor_common", "forked.py")
+MEASURE = os.path.join(ROOT, "python", "routetune_measure.py")
+
+
+def environment(work, route):
+    env = dict(os.environ)
+    env.update(ROUTETUNE_INDUCTOR_ROUTE=route, ROUTETUNE_PYTHON_DIR=os.path.join(ROOT, "python"),
+               TORCHINDUCTOR_CACHE_DIR=os.path.join(work, "inductor-cache"))
+    return env
+
+
+def metrics_of(path):
+    with open(path, encoding="utf-8") as handle:
+        times = json.load(handle)["time_ms"]
+    return sum(times) / 1000.0, statistics.median(times)
+
+
+class WarmProcess:
+    """One routetune_measure.py process and its two pipes, driven as routetune drives it."""
+
+    def __init__(self, folder, model_dir, env):
+        os.makedirs(folder, exist_ok=True)
+        self.requests_path = os.path.join(folder, "requests")
+        self.replies_path = os.path.join(folder, "replies")
+        for path in (self.requests_path, self.replies_path):
+            if not os.path.exists(path):
+                os.mkfifo(path, 0o600)
+        env = dict(env, ROUTETUNE_MEASURE_REQUESTS=self.requests_path, ROUTETUNE_MEASURE_REPLIES=self.replies_path)
+        self.log = open(os.path.join(folder, "stdout.log"), "w")
+        started = time.time()
+        self.process = subprocess.Popen([sys.executable, MEASURE, WORKLOAD, model_dir], env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT)
+        self.requests = open(self.requests_path, "w", encoding="utf-8")
+        self.replies = open(self.replies_path, encoding="utf-8")
+        hello = json.loads(self.replies.readline())
+        self.start_s = time.time() - started
+        self.pid = hello["pid"]
+        self.next_id = 1
+
+    def run(self, request):
+        request = dict(request, op="run", id=self.next_id)
+        self.next_id += 1
+        self.requests.write(json.dumps(request) + "\n")
+        self.requests.flush()
+        reply = json.loads(self.replies.readline())
+        if reply.get("status") != "ok":
+            raise RuntimeError("warm process %d: %s" % (self.pid, reply))
+        return reply
+
+    def close(self):
+        self.requests.write(json.dumps({"op": "quit", "id": self.next_id}) + "\n")
+        self.requests.flush()
+        self.process.wait(timeout=60)
+
+
+def main(argv):
+    if len(argv) not in (3, 4):
+        sys.stderr.write(__doc__)
+        return 2
+    model_dir, outdir = os.path.abspath(argv[1]), os.path.abspath(argv[2])
+    route = argv[3] if len(argv) == 4 else ""
+    work = os.path.join(outdir, "work")
+    os.makedirs(work, exist_ok=True)
+    env = environment(work, route)
+    artifact = os.path.join(work, "artifact")
+    started = time.time()
+    subprocess.run([sys.executable, WORKLOAD, "build", model_dir, artifact], env=env, check=True)
+    rows = [("build", "-", time.time() - started, 0.0, 0.0, "")]
+    output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")
+    for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)):
+        for attempt in range(2):
+            started = time.time()
+            subprocess.run([sys.executable, script, "run", model_dir, output, metrics], env=env, check=True)
+            gpu_s, median_ms = metrics_of(metrics)
+            rows.append((mode, str(attempt + 1), time.time() - started, gpu_s, median_ms, ""))
+    request = {"route": route, "case": "batch", "args": [], "artifact": artifact, "artifact_sha256": "", "workdir": work,
+               "output": output, "metrics": metrics, "input": "", "argv": [], "cwd": model_dir,
+               "env": {k: env[k] for k in ("ROUTETUNE_INDUCTOR_ROUTE", "ROUTETUNE_PYTHON_DIR", "TORCHINDUCTOR_CACHE_DIR")}}
+    for name, runs in (("A", 2), ("B", 1)):
+        process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)
+        rows.append(("warm-start", name, process.start_s, 0.0, 0.0, ""))
+        for _ in range(runs):
+            started = time.time()
+            reply = process.run(request)
+            gpu_s, median_ms = metrics_of(metrics)
+            rows.append(("warm", name, time.time() - started, gpu_s, median_ms, reply.get("code_sha256", "")))
+        process.close()
+    with open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8") as table:
+        for line in [("mode", "process", "wall_s", "gpu_s", "median_ms", "code_sha256", "wall/(2gpu+1)")] + [
+                row + ("%.2f" % (row[2] / (2 * row[3] + 1)) if row[3] else "",) for row in rows]:
+            text = "\t".join(x if isinstance(x, str) else "%.4f" % x for x in line)
+            print(text)
+            table.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,135 @@
+"""Minimal reproduction of issue 26's AOTInductor crash: on an H200 with PyTorch 2.11.0+cu130,
+torch._inductor.aoti_compile_and_package built torchvision ResNet-18's package (57 s, 50 MB), and
+torch._inductor.aoti_load_package on it died with a segmentation fault inside _load_aoti, in a
+fresh process. NOT RUN YET: written without a GPU; scripts/gpu-issue26.sh runs it.
+
+  python3 docs/gpu/aoti_load_repro.py OUTDIR
+
+Each step runs in a process of its own (python3 -X faulthandler THIS --step NAME ...), so a
+segmentation fault ends only that step, names it, and prints the Python stack of the thread
+that crashed. The steps bisect where the crash lives:
+
+  compile-linear   a one-layer model: export + aoti_compile_and_package -> OUTDIR/linear.pt2
+  load-linear      aoti_load_package(linear.pt2) in a fresh process, run once, compare with eager
+  compile-resnet   torchvision resnet18 (random weights, batch 16), the issue's model -> resnet18.pt2
+  load-resnet      the issue's crash: aoti_load_package(resnet18.pt2) in a fresh process
+  load-resnet-cpu-first   the same, but torch.cuda.init() and one CUDA tensor op before loading
+                   (is the crash an uninitialised CUDA context in the loader?)
+  same-process     compile and load resnet18 in one process (the state compile leaves)
+
+For each load that works it prints max |package - eager| and |package - torch.compile|, and the
+median of 50 timed calls (CUDA events) of the package and of torch.compile's model. Output: one
+line per step, "STEP: exit CODE (or signal N) in S s", then each step's last lines; the whole
+log is what docs/gpu-adapters.md's AOTInductor section needs.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+STEPS = ["compile-linear", "load-linear", "compile-resnet", "load-resnet", "load-resnet-cpu-first", "same-process"]
+
+
+def model_and_input(name):
+    import torch
+
+    torch.manual_seed(0)
+    if name == "linear":
+        return torch.nn.Linear(64, 32).cuda().eval(), torch.randn(8, 64, device="cuda")
+    import torchvision
+
+    return torchvision.models.resnet18().cuda().eval(), torch.randn(16, 3, 224, 224, device="cuda")
+
+
+def compile_package(name, outdir):
+    import torch
+
+    model, example = model_and_input(name)
+    started = time.time()
+    with torch.no_grad():
+        exported = torch.export.export(model, (example,))
+        path = torch._inductor.aoti_compile_and_package(exported, package_path=os.path.join(outdir, name + ".pt2"))
+    print(json.dumps({"package": path, "bytes": os.path.getsize(path), "compile_s": round(time.time() - started, 1)}))
+
+
+def median_ms(fn, example):
+    import torch
+
+    times = []
+    with torch.no_grad():
+        for _ in range(10):
+            fn(example)
+        torch.cuda.synchronize()
+        for _ in range(50):
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn(example)
+            stop.record()
+            stop.synchronize()
+            times.append(start.elapsed_time(stop))
+    return sorted(times)[len(times) // 2]
+
+
+def load_package(name, outdir, cuda_first=False):
+    import torch
+
+    if cuda_first:
+        torch.cuda.init()
+        (torch.ones(1, device="cuda") + 1).item()
+    model, example = model_and_input(name)
+    print("loading", os.path.join(outdir, name + ".pt2"), flush=True)
+    package = torch._inductor.aoti_load_package(os.path.join(outdir, name + ".pt2"))
+    print("loaded", flush=True)
+    with torch.no_grad():
+        eager = model(example)
+        out = package(example)
+        compiled = torch.compile(model)
+        jit = compiled(example)
+    print(json.dumps({"max_abs_vs_eager": (out - eager).abs().max().item(),
+                      "max_abs_vs_compile": (out - jit).abs().max().item(),
+                      "package_ms": median_ms(package, example), "compile_ms": median_ms(compiled, example)}))
+
+
+def step(name, outdir):
+    import torch
+
+    print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0), flush=True)
+    if name == "compile-linear":
+        compile_package("linear", outdir)
+    elif name == "load-linear":
+        load_package("linear", outdir)
+    elif name == "compile-resnet":
+        compile_package("resnet18", outdir)
+    elif name == "load-resnet":
+        load_package("resnet18", outdir)
+    elif name == "load-resnet-cpu-first":
+        load_package("resnet18", outdir, cuda_first=True)
+    elif name == "same-process":
+        compile_package("resnet18", outdir)
+        load_package("resnet18", outdir)
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "--step":
+        step(argv[2], argv[3])
+        return 0
+    if len(argv) != 2:
+        sys.stderr.write(__doc__)
+        return 2
+    outdir = os.path.abspath(argv[1])
+    os.makedirs(outdir, exist_ok=True)
+    for name in STEPS:
+        started = time.time()
+        done = subprocess.run([sys.executable, "-X", "faulthandler", os.path.abspath(__file__), "--step", name, outdir],
+                              capture_output=True, text=True, timeout=600)
+        code = "signal %d" % -done.returncode if done.returncode < 0 else "exit %d" % done.returncode
+        print("%s: %s in %.1f s" % (name, code, time.time() - started), flush=True)
+        for line in (done.stdout + done.stderr).strip().splitlines()[-25:]:
+            print("    " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

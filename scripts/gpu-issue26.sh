@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Issue 26's GPU work on the H200, in device calls of under 10 minutes each. Run from the
+# repository root with scripts/pack-device-binary.sh's portable binary carried (make it here:
+# `bash scripts/pack-device-binary.sh`, then carry .devbin; ROUTETUNE overrides the binary):
+#   scripts/gpu-issue26.sh 1   the environment; the AOTInductor reproduction (docs/gpu/aoti_load_repro.py);
+#                              the cost of one measurement fresh, forked and warm, with the warm
+#                              process's A/A check (bench/warm_measure_bench.py), on inductor_cnn
+#                              and inductor_resnet18
+#   scripts/gpu-issue26.sh 2   inductor_mlp and inductor_cnn, warm, --time-limit 120s
+#   scripts/gpu-issue26.sh 3   inductor_resnet18, warm, --time-limit 300s
+#   scripts/gpu-issue26.sh 4   inductor_resnet18 and inductor_bert, warm, --time-limit 120s
+#   scripts/gpu-issue26.sh 5   inductor_resnet18, forked (a fresh process per run, as before), --time-limit 300s
+# "warm" studies run each example's spec with `[run] server` added (spec_warm.toml beside it:
+# one measurement process per GPU, docs/measurement-protocol.md). Each study runs
+# `routetune tune --json --jobs $JOBS --time-limit L` under `timeout` of L + 180 s, so an overrun
+# is measured rather than cut, and records its wall time against the limit. Each phase leaves two
+# files under $OUT: phaseN.txt (one line per step: what ran, its exit code, wall time against the
+# limit, outcome, evaluations, confirmed speedup, the warm processes' default checks; phase 1: the
+# cost per measurement, fresh / forked / warm) and phaseN.tar.gz (stores,
+# JSON summaries, stderr logs, warm process logs, the bench's TSV, the reproduction's log).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export OUT=${OUT:-gpu-results} PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+ROUTETUNE=${ROUTETUNE:-$PWD/.devbin/routetune}
+JOBS=${JOBS:-8}
+phase=${1:-1}
+mkdir -p "$OUT"
+work=$(mktemp -d)
+export XDG_CACHE_HOME=$work/cache
+summary=$OUT/phase$phase.txt
+: > "$summary"
+"$ROUTETUNE" --version >> "$summary" 2>&1 || { echo "no routetune at $ROUTETUNE" | tee -a "$summary"; exit 1; }
+
+note() { echo "$*" | tee -a "$summary"; }
+
+# spec_warm.toml beside DIR/spec.toml: the same spec with `[run] server` after the run command.
+warm_spec() {
+  python3 - "$1" <<'PY'
+import re, sys
+folder = sys.argv[1]
+text = open(folder + "/spec.toml", encoding="utf-8").read()
+server = ('server = ["python3", "{spec_dir}/../../python/routetune_measure.py", '
+          '"{spec_dir}/../inductor_common/workload.py", "{spec_dir}"]\n')
+run = re.search(r"^\[run\]\ncommand = .*\n", text, re.M)
+if not run:
+    sys.exit("no [run] command line in " + folder + "/spec.toml")
+text = text[:run.end()] + server + text[run.end():]
+open(folder + "/spec_warm.toml", "w", encoding="utf-8").write(text)
+PY
+}
+
+# study NAME LIMIT_S MODE(warm|forked) [EXTRA ARGS...]
+study() {
+  local name=$1 limit=$2 mode=$3
+  shift 3
+  local dir=examples/$name spec=spec.toml
+  [[ $mode == warm ]] && { warm_spec "$dir" || return; spec=spec_warm.toml; }
+  [[ -f $dir/eager.npy ]] || python3 examples/inductor_common/workload.py eager "$dir" "$dir/eager.npy" 2>> "$work/$name.eager.log"
+  local tag=${name}_${mode}_${limit}s store=$work/$tag.sqlite start=$SECONDS
+  (cd "$dir" && timeout -s INT $((limit + 180)) "$ROUTETUNE" tune "$spec" --json --jobs "$JOBS" \
+      --time-limit "${limit}s" --cache "$store" "$@" > "$work/$tag.json" 2> "$work/$tag.log")
+  local code=$? wall=$((SECONDS - start))
+  cp -r "${store%.sqlite}/warm" "$work/$tag.warm" 2>/dev/null
+  python3 - "$work/$tag.json" "$tag" "$code" "$wall" "$limit" <<'PY' | tee -a "$summary"
+import json, sys
+path, tag, code, wall, limit = sys.argv[1:]
+try:
+    s = json.load(open(path))
+except Exception as error:
+    print(f"{tag}: exit {code}, {wall} s of {limit} s, no summary ({error})")
+    sys.exit()
+ok = [e for e in s["evaluations"] if e["status"] == "ok" and e.get("time")]
+w = s.get("winner") or {}
+warm = s.get("warm_processes", [])
+checks = "; ".join(f"pid {p['pid']} default {p['default_first_s']} -> {p['default_last_s']} ({p['ended']})" for p in warm)
+print(f"{tag}: exit {code}, {wall} s of {limit} s (summary wall {s['time']['wall_s']:.1f} s, reserve "
+      f"{s['time']['confirmation_reserve_s']:.1f} s, confirmation {s['time']['confirmation_s']:.1f} s), "
+      f"{s['outcome']}, {len(s['evaluations'])} evaluations ({len(ok)} ok) of {s['candidates_total']} planned, "
+      f"winner {w.get('route')} {w.get('speedup')} {w.get('speedup_ci95')}; default builds "
+      f"{s.get('default_build_medians_s')}; warm: {checks or 'none'}; {s.get('message', '')}")
+PY
+}
+
+case $phase in
+1)
+  {
+    date -u
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+    python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+    nproc
+  } > "$work/environment.txt" 2>&1
+  cat "$work/environment.txt" >> "$summary"
+  timeout 330 python3 docs/gpu/aoti_load_repro.py "$work/aoti" > "$work/aoti_repro.log" 2>&1
+  note "aoti_load_repro: exit $?"
+  grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
+  rm -f "$work"/aoti/*.pt2
+  for model in inductor_cnn inductor_resnet18; do
+    timeout 200 python3 bench/warm_measure_bench.py "examples/$model" "$work/bench_$model" > "$work/bench_$model.log" 2>&1
+    note "warm_measure_bench $model: exit $?"
+    cat "$work/bench_$model/warm_bench.tsv" >> "$summary" 2>/dev/null
+    rm -rf "$work/bench_$model/work"
+  done
+  ;;
+2) study inductor_mlp 120 warm; study inductor_cnn 120 warm ;;
+3) study inductor_resnet18 300 warm ;;
+4) study inductor_resnet18 120 warm; study inductor_bert 120 warm ;;
+5) study inductor_resnet18 300 forked ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5" >&2; exit 2 ;;
+esac
+rm -rf "$work/cache"
+tar -czf "$OUT/phase$phase.tar.gz" -C "$work" --exclude 'work' --exclude '*.pt2' .
+ls -la "$OUT"

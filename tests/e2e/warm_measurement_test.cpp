@@ -1,0 +1,182 @@
+// End-to-end: `[run] server`, the warm measurement process (docs/measurement-protocol.md), with
+// python/routetune_measure.py over tests/fakes/fake_warm_workload.py: each request runs the
+// fake compiler's artifact and reports the artifact's sha256 as the code it ran. Builds stay
+// processes of their own; runs go to one long-lived process. A candidate that kills, corrupts,
+// confuses or hangs the process is a failed candidate (run_crashed or run_timeout, with a
+// message) and the process is replaced; one that merely fails leaves it serving. Every
+// process re-measures the default before its first candidate and when it is closed, and a
+// build whose runs report different code fails.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "e2e/cli_harness.hpp"
+#include "util/files.hpp"
+#include "util/sha256.hpp"
+
+namespace routetune::e2e {
+namespace {
+
+using nlohmann::json;
+
+class WarmMeasurement : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (find_executable("python3").empty()) GTEST_SKIP() << "no python3 installed";
+        specs = scratch_specs();
+        std::string spec = read_file(specs / "fake_timed.toml").value_or("");
+        const std::string run = "timeout_s = 10\nrelative_timeout = 0\n";
+        const std::string timing = "warmup = 1\nrepeats = 5\n";
+        ASSERT_NE(spec.find(run), std::string::npos) << "fake_timed.toml's [run] changed";
+        ASSERT_NE(spec.find(timing), std::string::npos) << "fake_timed.toml's [timing] changed";
+        spec.replace(spec.find(run), run.size(),
+                     "timeout_s = 5\nrelative_timeout = 0\nserver = [\"python3\", \"" + std::string(ROUTETUNE_SOURCE_DIR) +
+                         "/python/routetune_measure.py\", \"{spec_dir}/../../fakes/fake_warm_workload.py\"]\n");
+        spec.replace(spec.find(timing), timing.size(), "warmup = 0\nrepeats = 3\nconfirm_top = 1\nconfirm_rounds = 2\n");
+        write_file(specs / "warm.toml", spec);
+        log = specs / "warm.log";
+    }
+
+    json tune(std::map<std::string, std::string> env = {}) {
+        env["FAKE_WARM_LOG"] = log.string();
+        env["FAKE_JITTER"] = "0";
+        result = run_cli({"tune", "warm.toml", "--json"}, specs, env);
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        return json::parse(result.out.empty() ? "{}" : result.out);
+    }
+
+    static const json* evaluation(const json& summary, const std::string& route) {
+        for (const auto& e : summary.at("evaluations")) {
+            if (e.at("route") == route) return &e;
+        }
+        ADD_FAILURE() << route << " was not evaluated";
+        return nullptr;
+    }
+
+    // The processes the log saw, in order of their first request.
+    std::vector<std::string> pids() const {
+        std::vector<std::string> seen;
+        std::istringstream lines(read_file(log).value_or(""));
+        for (std::string line; std::getline(lines, line);) {
+            std::string pid = line.substr(0, line.find(' '));
+            if (std::find(seen.begin(), seen.end(), pid) == seen.end()) seen.push_back(pid);
+        }
+        return seen;
+    }
+
+    fs::path specs;
+    fs::path log;
+    CliResult result;
+};
+
+TEST_F(WarmMeasurement, OneProcessMeasuresEveryCandidateRunningEachBuildsOwnCode) {
+    json s = tune();
+    EXPECT_EQ(s.at("outcome"), "improved") << result.err;
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+    EXPECT_EQ(pids().size(), 1u) << "every run in one process";
+    ASSERT_EQ(s.at("warm_processes").size(), 1u) << s.dump(2);
+    const json& process = s.at("warm_processes")[0];
+    EXPECT_EQ(process.at("ended"), "closed");
+    EXPECT_EQ(std::to_string(process.at("pid").get<long>()), pids().front());
+    ASSERT_TRUE(process.at("default_first_s").is_number()) << "the default was not re-measured before the candidates";
+    ASSERT_TRUE(process.at("default_last_s").is_number()) << "the default was not re-measured at the end";
+    EXPECT_NEAR(process.at("default_first_s").get<double>(), 0.2, 1e-9) << "100 ms per case, two cases";
+    EXPECT_NEAR(process.at("default_last_s").get<double>(), 0.2, 1e-9);
+    std::size_t candidates = s.at("evaluations").size() - 1;
+    EXPECT_EQ(process.at("routes").get<std::size_t>(), candidates);
+    std::set<std::string> routes;
+    for (const auto& c : s.at("code_identities")) {
+        routes.insert(c.at("route").get<std::string>());
+        // The fake reports the artifact's own bytes as its code: a run of another build shows.
+        EXPECT_EQ(c.at("code_sha256"), c.at("artifact_sha256")) << c.dump();
+    }
+    EXPECT_EQ(routes.size(), candidates + 1) << "every build measured, the default's too, has its code recorded";
+    std::string first_candidate;
+    std::istringstream lines(read_file(log).value_or(""));
+    std::vector<std::string> order;
+    for (std::string line; std::getline(lines, line);) order.push_back(line.substr(line.find(' ') + 1));
+    ASSERT_GE(order.size(), 8u);
+    auto first_other = std::find_if(order.begin(), order.end(), [](const std::string& r) { return r.rfind("-|", 0) != 0; });
+    ASSERT_NE(first_other, order.end());
+    ASSERT_GE(first_other - order.begin(), 8) << "the default's 3 rounds x 2 cases, then its check of 2 cases";
+    EXPECT_EQ(order.back().substr(0, 2), "-|") << "the last runs are the default's closing check";
+    CliResult report = run_cli({"report", ".routetune/fake_timed.sqlite", "--format", "json"}, specs);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    json reported = json::parse(report.out);
+    EXPECT_EQ(reported.at("warm_processes"), s.at("warm_processes")) << "report does not give back what tune printed";
+    EXPECT_EQ(reported.at("code_identities"), s.at("code_identities"));
+}
+
+TEST_F(WarmMeasurement, ACandidateThatKillsTheProcessIsRunCrashedAndTheProcessReplaced) {
+    json s = tune({{"FAKE_WARM_CRASH_ON", "-funroll-loops=on"}});
+    const json* crashed = evaluation(s, "-funroll-loops=on");
+    ASSERT_NE(crashed, nullptr);
+    EXPECT_EQ(crashed->at("status"), "run_crashed");
+    EXPECT_NE(crashed->at("message").get<std::string>().find("killed by signal 11"), std::string::npos) << crashed->dump();
+    EXPECT_NE(crashed->at("message").get<std::string>().find("it was replaced"), std::string::npos);
+    EXPECT_EQ(pids().size(), 2u) << "a second process served the rest";
+    ASSERT_EQ(s.at("warm_processes").size(), 2u);
+    EXPECT_NE(s.at("warm_processes")[0].at("ended").get<std::string>().find("died"), std::string::npos);
+    EXPECT_TRUE(s.at("warm_processes")[0].at("default_last_s").is_null()) << "a dead process measures nothing last";
+    EXPECT_TRUE(s.at("warm_processes")[1].at("default_first_s").is_number()) << "the new process checks the default first";
+    EXPECT_EQ(evaluation(s, "-O=3")->at("status"), "ok");
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+}
+
+TEST_F(WarmMeasurement, ACandidateThatCorruptsOrConfusesTheProcessIsRunCrashed) {
+    json s = tune({{"FAKE_WARM_CORRUPT_ON", "-funroll-loops=on"}, {"FAKE_WARM_GARBAGE_ON", "-march=native"}});
+    const json* corrupted = evaluation(s, "-funroll-loops=on");
+    ASSERT_NE(corrupted, nullptr);
+    EXPECT_EQ(corrupted->at("status"), "run_crashed");
+    EXPECT_NE(corrupted->at("message").get<std::string>().find("unusable: CUDA error"), std::string::npos) << corrupted->dump();
+    const json* garbled = evaluation(s, "-march=native");
+    ASSERT_NE(garbled, nullptr);
+    EXPECT_EQ(garbled->at("status"), "run_crashed");
+    EXPECT_NE(garbled->at("message").get<std::string>().find("out of protocol"), std::string::npos) << garbled->dump();
+    EXPECT_EQ(pids().size(), 3u) << "each of the two replaced";
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+}
+
+TEST_F(WarmMeasurement, AHungRunTimesOutAndAFailedRunLeavesTheProcessServing) {
+    json s = tune({{"FAKE_WARM_HANG_ON", "-march=native"}, {"FAKE_WARM_FAIL_ON", "-funroll-loops=on"}});
+    const json* hung = evaluation(s, "-march=native");
+    ASSERT_NE(hung, nullptr);
+    EXPECT_EQ(hung->at("status"), "run_timeout");
+    EXPECT_NE(hung->at("message").get<std::string>().find("killed and replaced"), std::string::npos) << hung->dump();
+    const json* failed = evaluation(s, "-funroll-loops=on");
+    ASSERT_NE(failed, nullptr);
+    EXPECT_EQ(failed->at("status"), "run_failed");
+    EXPECT_NE(failed->at("message").get<std::string>().find("injected run failure"), std::string::npos) << failed->dump();
+    EXPECT_EQ(pids().size(), 2u) << "only the hang replaced the process";
+}
+
+TEST_F(WarmMeasurement, ABuildWhoseRunsReportOtherCodeFails) {
+    json s = tune({{"FAKE_WARM_WRONG_CODE_ON", "-O=3"}});
+    const json* wrong = evaluation(s, "-O=3");
+    ASSERT_NE(wrong, nullptr);
+    EXPECT_EQ(wrong->at("status"), "run_failed");
+    EXPECT_NE(wrong->at("message").get<std::string>().find("did not run this build's own code"), std::string::npos)
+        << wrong->dump();
+    EXPECT_NE(s.at("winner").at("route"), "-O=3");
+}
+
+TEST_F(WarmMeasurement, AProcessWhoseDefaultDriftsIsWarnedAbout) {
+    json s = tune({{"FAKE_WARM_DRIFT", "0.02"}});
+    ASSERT_EQ(s.at("warm_processes").size(), 1u);
+    double first = s.at("warm_processes")[0].at("default_first_s").get<double>();
+    double last = s.at("warm_processes")[0].at("default_last_s").get<double>();
+    EXPECT_GT(last, first * 1.02);
+    EXPECT_NE(result.err.find("apart first and last, more than min_gain"), std::string::npos) << result.err;
+}
+
+TEST_F(WarmMeasurement, AServerThatCannotStartFailsTheDefaultWithItsReason) {
+    CliResult r = run_cli({"tune", "warm.toml"}, specs, {{"FAKE_WARM_SETUP_FAIL", "1"}});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("the warm measurement process did not start"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("injected setup failure"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace routetune::e2e

@@ -1,0 +1,76 @@
+"""A fake workload for python/routetune_measure.py (the warm measurement process), for tests
+without a GPU: each request runs the build's artifact (a fake_timed_cc program) as
+`ARTIFACT METRICS [INPUT]`, its stdout becoming the case's output, and reports the sha256 of
+the artifact's bytes as the code it executed.
+
+Faults, each triggered by a route token (variable = space-separated tokens, e.g. "-O=3"; a
+token matches a whole token of the request's route):
+  FAKE_WARM_CRASH_ON       the process kills itself with SIGSEGV          -> run_crashed, replaced
+  FAKE_WARM_CORRUPT_ON     raises ProcessCorrupted (a poisoned context)   -> run_crashed, replaced
+  FAKE_WARM_GARBAGE_ON     writes a line that is not the protocol         -> run_crashed, replaced
+  FAKE_WARM_HANG_ON        sleeps 1000 s                                  -> run_timeout, replaced
+  FAKE_WARM_FAIL_ON        raises RuntimeError                            -> run_failed, kept
+  FAKE_WARM_WRONG_CODE_ON  from the second run of a build on, reports other code -> run_failed
+Other variables:
+  FAKE_WARM_DRIFT    each run of a process takes (1 + DRIFT x runs before it in that process) of
+                     the artifact's time: a process that carries state from run to run
+  FAKE_WARM_LOG      a file: one line "PID ROUTE|CASE" appended per request ("-" for the default)
+  FAKE_WARM_SETUP_FAIL  warm_setup raises (the process never becomes ready)
+"""
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import time
+
+import routetune_measure
+
+
+def _triggered(variable, route):
+    tokens = os.environ.get(variable, "").split()
+    return any(token in route.split() for token in tokens)
+
+
+def warm_setup(args):
+    if os.environ.get("FAKE_WARM_SETUP_FAIL"):
+        raise RuntimeError("injected setup failure")
+    return {"runs": 0, "seen": {}}
+
+
+def warm_run(context, request):
+    route = request.get("route", "")
+    log = os.environ.get("FAKE_WARM_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write("%d %s|%s\n" % (os.getpid(), route or "-", request.get("case", "")))
+    if _triggered("FAKE_WARM_CRASH_ON", route):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if _triggered("FAKE_WARM_CORRUPT_ON", route):
+        raise routetune_measure.ProcessCorrupted("CUDA error: an illegal memory access was encountered")
+    if _triggered("FAKE_WARM_GARBAGE_ON", route):
+        with open(os.environ["ROUTETUNE_MEASURE_REPLIES"], "w", encoding="utf-8") as replies:
+            replies.write("Segmentation fault in a library that printed to the wrong descriptor\n")
+    if _triggered("FAKE_WARM_HANG_ON", route):
+        time.sleep(1000)
+    if _triggered("FAKE_WARM_FAIL_ON", route):
+        raise RuntimeError("injected run failure")
+    argv = [request["artifact"], request["metrics"]] + ([request["input"]] if request.get("input") else [])
+    with open(request["output"], "wb") as output:
+        subprocess.run(argv, stdout=output, check=True)
+    drift = float(os.environ.get("FAKE_WARM_DRIFT", "0"))
+    if drift:
+        with open(request["metrics"], encoding="utf-8") as handle:
+            times = json.load(handle)["time_ms"]
+        factor = 1 + drift * context["runs"]
+        with open(request["metrics"], "w", encoding="utf-8") as handle:
+            json.dump({"time_ms": [t * factor for t in times]}, handle)
+    context["runs"] += 1
+    with open(request["artifact"], "rb") as handle:
+        code = hashlib.sha256(handle.read()).hexdigest()
+    build = (route, request.get("artifact_sha256", ""))
+    context["seen"][build] = context["seen"].get(build, 0) + 1
+    if _triggered("FAKE_WARM_WRONG_CODE_ON", route) and context["seen"][build] > 1:
+        code = hashlib.sha256(b"another build's code").hexdigest()
+    return {"code_sha256": code}

@@ -68,7 +68,9 @@ public:
 
     ~Evaluator();
 
-    /// Builds route (phase recorded as given) in a fresh scratch folder. Thread-safe.
+    /// Builds route (phase recorded as given) in a fresh scratch folder, unless the adapter's
+    /// check finds a knob the compiler would override (status route_conflict, nothing built;
+    /// never for the default route). Thread-safe.
     BuiltCandidate build(const Route& route, const std::string& phase) const;
 
     /// The finished evaluation e as a built candidate again: its kept artifact when present

@@ -298,8 +298,9 @@ const std::vector<Expected> kGccSingle = {
     {"-momit-leaf-frame-pointer=on", "-momit-leaf-frame-pointer", "off", "-O2",
      "GCC clears it when -fomit-frame-pointer is on, which -O2 turns on"},
     {"-mfancy-math-387=off", "-mfancy-math-387", "on", "alone", "no effect with SSE math in 64-bit mode"},
-    {"-mregparm=1", "-mregparm", "6", "alone", "the x86-64 ABI passes 6 integer arguments in registers"},
-    {"-mregparm=3", "-mregparm", "6", "alone", "the x86-64 ABI passes 6 integer arguments in registers"},
+    {"-mregparm=*", "-mregparm", "", "alone", "'-mregparm' is ignored in 64-bit mode (GCC's warning), every value"},
+    {"-fassociative-math=on", "-fassociative-math", "off", "alone",
+     "'-fassociative-math' disabled (GCC's warning) unless -fno-signed-zeros and -fno-trapping-math"},
 };
 
 // Pairs GCC cannot honour beyond the single values above.
@@ -309,14 +310,18 @@ const std::vector<Expected> kGccPairs = {
      "-O3 turns it on even when it is asked off"},
     {"-O=fast -funroll-completely-grow-size=off", "-funroll-completely-grow-size", "on", "-Ofast",
      "-Ofast turns it on even when it is asked off"},
+    {"-O=s -fprefetch-loop-arrays=on", "-fprefetch-loop-arrays", "off", "-Os",
+     "'-fprefetch-loop-arrays' is not supported with '-Os' (GCC's warning)"},
+    {"-O=z -fprefetch-loop-arrays=on", "-fprefetch-loop-arrays", "off", "-Oz",
+     "'-fprefetch-loop-arrays' is not supported with '-Oz' (GCC's warning)"},
     {"-march=* -mhle=off", "-mhle", "on", "-march=*",
      "GCC 12 keeps HLE on for the -march values that have it (Haswell and later Intel cores, KNL, KNM)"},
 };
 
 // Catalog values GCC rejects outright (-Q exits non-zero): not checked (the build fails and
 // says why). Discovery keeps them: the stack boundaries' printed default (0) lies outside the
-// range GCC accepts (3..12), and the `~` values of -mregparm (default 6) pass 6; that is the
-// catalog's concern, not the check's.
+// range GCC accepts (3..12), and the `~` values of -mregparm (default 6) go past its limit;
+// that is the catalog's concern, not the check's.
 const std::set<std::string> kGccRejected = {"-mincoming-stack-boundary=0", "-mpreferred-stack-boundary=0",
                                             "-mregparm=12", "-mregparm=24"};
 
@@ -333,7 +338,9 @@ std::vector<Finding> beyond_single(const std::vector<Finding>& findings, const s
     std::vector<Finding> left;
     for (const auto& found : findings) {
         bool known = false;
-        for (const auto& e : single) known = known || (has_token(found.route, e.route) && found.knob == e.knob);
+        for (const auto& e : single) {
+            for (const auto& token : split_words(found.route)) known = known || (matches(e.route, token) && found.knob == e.knob);
+        }
         if (!known) left.push_back(found);
     }
     return left;

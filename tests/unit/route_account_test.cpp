@@ -92,6 +92,34 @@ TEST(GccReportedValue, SpellingsGccTreatsAsOneValueReadAsAsked) {
     EXPECT_EQ(gcc_reported_value(fpmath, "sse", states), "387+sse");
 }
 
+TEST(GccOptionWarnings, AFlagGccDropsIsNamedByItsWarning) {
+    // `gcc -O2 -fassociative-math -Os -fprefetch-loop-arrays -fsyntax-only -x c /dev/null`
+    // (GCC 12.2), in the C locale and in a UTF-8 one.
+    auto warnings = parse_gcc_option_warnings(
+        "cc1: warning: '-fassociative-math' disabled; other options take precedence\n"
+        "cc1: warning: \xe2\x80\x98-fprefetch-loop-arrays\xe2\x80\x99 is not supported with "
+        "\xe2\x80\x98-Os\xe2\x80\x99\n"
+        "cc1: warning: '-mregparm' is ignored in 64-bit mode\n"
+        "cc1: warning: variable tracking requested, but useless unless producing debug info\n"
+        "cc1: warning: '-fstack-check' is deprecated\n");
+    EXPECT_EQ(warnings.size(), 3u);
+    EXPECT_EQ(warnings.at("-fassociative-math"),
+              "cc1: warning: '-fassociative-math' disabled; other options take precedence");
+    EXPECT_EQ(warnings.count("-fprefetch-loop-arrays"), 1u);
+    EXPECT_EQ(warnings.count("-Os"), 0u) << "only the subject of the line";
+    EXPECT_EQ(warnings.count("-mregparm"), 1u);
+}
+
+TEST(GccReportedValue, AWarningThatDropsTheFlagOverridesItsLine) {
+    auto states = gcc_states();
+    states["warning:-fassociative-math"] = "cc1: warning: '-fassociative-math' disabled; other options take precedence";
+    states["warning:-mregparm"] = "cc1: warning: '-mregparm' is ignored in 64-bit mode";
+    states["-fassociative-math"] = "[enabled]";
+    EXPECT_EQ(gcc_reported_value(fixture::bool_knob("-fassociative-math", "off"), "on", states), "off");
+    EXPECT_EQ(gcc_reported_value(fixture::int_knob("-mregparm", 0, 6, "6"), "3", states), "");
+    EXPECT_EQ(gcc_reported_value(fixture::bool_knob("-mavx2", "off"), "off", states), "on") << "others read their line";
+}
+
 TEST(Cc1Arguments, QuotedItemsWithEscapes) {
     EXPECT_EQ(parse_cc1_arguments(R"( "/usr/lib/llvm-14/bin/clang" "-cc1" "-O2" "-mllvm" "-x=1" "a\"b\\c" "")"),
               (std::vector<std::string>{"/usr/lib/llvm-14/bin/clang", "-cc1", "-O2", "-mllvm", "-x=1", "a\"b\\c", ""}));

@@ -9,10 +9,9 @@
 // GCC sets a param from others only when it was not given (SET_OPTION_IF_UNSET), and clang's
 // driver forwards -mllvm options verbatim, so neither can mask another's value. Pairs of an
 // umbrella and many switches are batches too. A conflict in a batch is checked again as the
-// knob alone (with its umbrella, for pairs); a batch the compiler rejects is split.
+// knob alone (with its umbrella, for pairs); a batch the compiler rejects is split. A study
+// that builds a route as recorded and refuses a conflicting one: route_fidelity_cli_test.cpp.
 #include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <functional>
@@ -28,7 +27,6 @@
 #include "adapters/route_checker.hpp"
 #include "e2e/cli_harness.hpp"
 #include "routes/value_spec.hpp"
-#include "util/files.hpp"
 #include "util/process.hpp"
 #include "util/text.hpp"
 
@@ -412,6 +410,19 @@ TEST_F(ClangRouteFidelity, EveryValueOfEveryKnobEndsAsTheRouteAsks) {
     RecordProperty("checks", static_cast<int>(sweep.checks()));
 }
 
+// ISA extensions imply one another in clang's backend, not in its driver: the cc1 line keeps
+// both -mno-avx and -mavx512f, and only the feature macros tell that AVX ends on.
+TEST_F(ClangRouteFidelity, AnIsaSwitchAnotherOneImpliesIsRouteConflict) {
+    Route route = Route::parse("-mavx=off -mavx512f=on");
+    RouteCheck check = adapter_->check(route, *catalog_, adapter_->apply(route, *catalog_));
+    ASSERT_EQ(check.conflicts.size(), 1u) << describe_route_conflicts(check);
+    EXPECT_EQ(check.conflicts[0].knob, "-mavx");
+    EXPECT_EQ(check.conflicts[0].reported, "on");
+    EXPECT_EQ(check.conflicts[0].overridden_by, (std::vector<std::string>{"-mavx512f"}));
+    Route fine = Route::parse("-mavx=on -mavx512f=off");
+    EXPECT_TRUE(adapter_->check(fine, *catalog_, adapter_->apply(fine, *catalog_)).conflicts.empty());
+}
+
 TEST_F(ClangRouteFidelity, UmbrellaPairsEndAsTheRouteAsks) {
     Sweep sweep(*adapter_, *catalog_, clang_source());
     auto batches = value_pairs(*catalog_, "-ffast-math",
@@ -441,92 +452,6 @@ TEST_F(ClangRouteFidelity, UmbrellaPairsEndAsTheRouteAsks) {
         for (const auto& single : kClangRejected) known = known || has_token(route, single);
         EXPECT_TRUE(known) << "rejected: " << route;
     }
-}
-
-// The flags of each build of tiny.c in a fakecc log (the items between the compiler and tiny.c).
-std::vector<std::vector<std::string>> logged_builds(const fs::path& log) {
-    std::vector<std::vector<std::string>> builds;
-    for (std::string_view line : split_lines(read_file(log).value_or(""))) {
-        auto items = split_words(line);
-        auto source = std::find(items.begin(), items.end(), "tiny.c");
-        if (source != items.end()) builds.emplace_back(items.begin(), source);
-    }
-    return builds;
-}
-
-// What gcc -Q says of the option under flags ("[enabled]", "[disabled]").
-std::string gcc_state(const std::vector<std::string>& flags, const std::string& option) {
-    ProcessSpec spec;
-    spec.argv = {"gcc", "-Q", "--help=optimizers"};
-    spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
-    spec.env = {{"LC_ALL", "C"}};
-    auto result = run_process(spec);
-    for (std::string_view line : split_lines(result.out)) {
-        auto words = split_words(line);
-        if (words.size() == 2 && words[0] == option) return words[1];
-    }
-    return "(none)";
-}
-
-TEST(RouteFidelityCli, TheIssuesFastMathRouteIsBuiltAsRecorded) {
-    fs::path specs = scratch_specs();
-    fs::path log = specs / "cc.log";
-    CliResult r = run_cli({"tune", "route_fidelity.toml", "--json"}, specs, {{"FAKECC_LOG", log.string()}});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    nlohmann::json s = nlohmann::json::parse(r.out);
-    const std::string route = "-fassociative-math=on -ffast-math=off -fsigned-zeros=off -ftrapping-math=off";
-    bool recorded = false;
-    for (const auto& e : s.at("evaluations")) {
-        if (e.at("route") != route) continue;
-        recorded = true;
-        EXPECT_EQ(e.at("status"), "ok") << e.dump();
-    }
-    EXPECT_TRUE(recorded) << r.out;
-    bool built = false;
-    for (const auto& flags : logged_builds(log)) {
-        if (std::find(flags.begin(), flags.end(), "-fassociative-math") == flags.end()) continue;
-        built = true;
-        std::vector<std::string> given(flags.begin() + 1, flags.end());  // without the compiler
-        EXPECT_EQ(gcc_state(given, "-fassociative-math"), "[enabled]");
-        EXPECT_EQ(gcc_state(given, "-fsigned-zeros"), "[disabled]");
-        EXPECT_EQ(gcc_state(given, "-ftrapping-math"), "[disabled]");
-    }
-    EXPECT_TRUE(built);
-}
-
-TEST(RouteFidelityCli, ARouteGccWouldOverrideIsRouteConflictNamingTheOverridingFlag) {
-    fs::path specs = scratch_specs();
-    fs::path log = specs / "cc.log";
-    // -mavx512f needs AVX, so GCC turns -mno-avx back on; -ffp-contract=on is off in GCC 12.
-    CliResult r = run_cli({"tune", "route_fidelity.toml", "--json", "--search", "full", "--routes",
-                           "-mavx=off -mavx512f=[off|on] -ffp-contract=[fast|on]"},
-                          specs, {{"FAKECC_LOG", log.string()}});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    nlohmann::json s = nlohmann::json::parse(r.out);
-    std::map<std::string, nlohmann::json> by_route;
-    for (const auto& e : s.at("evaluations")) by_route[e.at("route").get<std::string>()] = e;
-    EXPECT_EQ(by_route.at("-ffp-contract=fast -mavx=off -mavx512f=off").at("status"), "ok");
-    const auto& avx = by_route.at("-ffp-contract=fast -mavx=off -mavx512f=on");
-    EXPECT_EQ(avx.at("status"), "route_conflict");
-    EXPECT_EQ(avx.at("message"), "GCC would not build the route as recorded: -mavx=off ends as on in GCC's report, "
-                                 "overridden by -mavx512f");
-    const auto& contract = by_route.at("-ffp-contract=on -mavx=off -mavx512f=off");
-    EXPECT_EQ(contract.at("status"), "route_conflict");
-    EXPECT_NE(contract.at("message").get<std::string>().find(
-                  "-ffp-contract=on ends as off in GCC's report, even with no other flag"),
-              std::string::npos)
-        << contract.dump();
-    EXPECT_EQ(s.at("counts").at("route_conflict"), 3);
-    for (const auto& flags : logged_builds(log)) {
-        bool both = std::find(flags.begin(), flags.end(), "-mno-avx") != flags.end() &&
-                    std::find(flags.begin(), flags.end(), "-mavx512f") != flags.end();
-        EXPECT_FALSE(both) << "a route_conflict candidate was built";
-    }
-    CliResult table = run_cli({"report", ".routetune/route_fidelity.sqlite"}, specs);
-    ASSERT_EQ(table.exit_code, 0) << table.err;
-    EXPECT_NE(table.out.find("route_conflict"), std::string::npos) << table.out;
-    EXPECT_NE(table.out.find("overridden by -mavx512f"), std::string::npos) << table.out;
-    EXPECT_NE(table.out.find("route_conflict 3"), std::string::npos) << table.out;
 }
 
 }  // namespace

@@ -23,6 +23,8 @@
 #include "adapters/clang_catalog_parser.hpp"
 #include "adapters/catalog_cache.hpp"
 #include "adapters/clang_defaults.hpp"
+#include "adapters/clang_driver.hpp"
+#include "adapters/clang_route_check.hpp"
 #include "adapters/compiler_runner.hpp"
 #include "adapters/gcc_flags.hpp"
 #include "adapters/gcc_help_parser.hpp"
@@ -69,8 +71,7 @@ public:
     }
 
     ProbeCompile compile(const std::vector<std::string>& flags) const {
-        std::vector<std::string> args = options_.base_flags;
-        args.insert(args.end(), flags.begin(), flags.end());
+        std::vector<std::string> args = with_base(flags);
         for (const char* arg : {"-Werror=unused-command-line-argument", "-Werror=ignored-optimization-argument",
                                 "-fno-color-diagnostics", "-c", "-o", "/dev/null", "-x", cxx_ ? "c++" : "c", "-"}) {
             args.push_back(arg);
@@ -79,22 +80,19 @@ public:
         return ProbeCompile{result.succeeded(), result.err};
     }
 
-    std::string driver_line(const std::vector<std::string>& flags) const {
+    std::vector<std::string> with_base(const std::vector<std::string>& flags) const {
         std::vector<std::string> args = options_.base_flags;
         args.insert(args.end(), flags.begin(), flags.end());
-        for (const char* arg : {"-###", "-c", "-o", "/dev/null", "-x", cxx_ ? "c++" : "c", "-"}) args.push_back(arg);
-        auto result = run_compiler(identity_, args, scratch_.path);
-        for (auto line : split_lines(result.err)) {
-            if (line.find("\"-cc1\"") != std::string_view::npos) return std::string(line);
-        }
-        return result.err;
+        return args;
+    }
+
+    // The cc1 line; "" when the driver rejects the flags.
+    std::string driver_line(const std::vector<std::string>& flags) const {
+        return clang_cc1_line(identity_, with_base(flags), scratch_.path).value_or(std::string());
     }
 
     std::set<std::string> macros(const std::vector<std::string>& flags) const {
-        std::vector<std::string> args = options_.base_flags;
-        args.insert(args.end(), flags.begin(), flags.end());
-        for (const char* arg : {"-dM", "-E", "-x", "c", "/dev/null"}) args.push_back(arg);
-        return defined_macros(run_compiler(identity_, args, scratch_.path).out);
+        return clang_macros(identity_, with_base(flags), scratch_.path).value_or(std::set<std::string>());
     }
 
     // The macros defined with any of flags on: all at once, or, where some of them cannot be
@@ -224,6 +222,12 @@ AppliedRoute ClangAdapter::apply(const Route& route, const Catalog& catalog) con
         if (knob && !knob->application.env_name.empty()) applied.environment[knob->application.env_name] = value;
     }
     return applied;
+}
+
+RouteCheck ClangAdapter::check(const Route& route, const Catalog& catalog, const AppliedRoute& applied) const {
+    if (catalog.compiler.path.empty()) return Adapter::check(route, catalog, applied);
+    auto source = clang_account_source(catalog.compiler, clang_route_needs_macros(route, catalog));
+    return check_applied_route(route, catalog, applied, source, *checks_);
 }
 
 std::unique_ptr<Adapter> make_clang_adapter(AdapterOptions options) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "adapters/gcc_probe.hpp"
+#include "adapters/route_checker.hpp"
 #include "routetune/adapter.hpp"
 
 namespace routetune {
@@ -29,6 +30,9 @@ public:
     /// base `-mllvm -NAME=...` pair for the same option dropped); declared knobs with an env
     /// name go to the environment.
     AppliedRoute apply(const Route& route, const Catalog& catalog) const override;
+    /// Clang's own account (the cc1 line of `-###` over the final flags, and feature macros
+    /// for ISA switches: clang_route_check.hpp) of every knob of the route but declared ones.
+    RouteCheck check(const Route& route, const Catalog& catalog, const AppliedRoute& applied) const override;
 
     /// How many discover() calls ran the compiler (were not served from the cache).
     std::size_t fresh_discoveries() const { return fresh_discoveries_; }
@@ -41,6 +45,7 @@ private:
     AdapterOptions options_;
     std::size_t fresh_discoveries_ = 0;
     ProbeReport last_probe_;
+    std::shared_ptr<RouteCheckCache> checks_ = std::make_shared<RouteCheckCache>();
 };
 
 /// A ClangAdapter as an Adapter (the registry's factory).

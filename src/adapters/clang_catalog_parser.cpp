@@ -167,6 +167,20 @@ std::vector<Knob> parse_llvm_options(std::string_view help_list, std::string_vie
     return knobs;
 }
 
+std::vector<std::string> parse_cc1_arguments(std::string_view line) {
+    std::vector<std::string> arguments;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '"') continue;
+        std::string argument;
+        for (++i; i < line.size() && line[i] != '"'; ++i) {
+            if (line[i] == '\\' && i + 1 < line.size()) ++i;
+            argument += line[i];
+        }
+        arguments.push_back(std::move(argument));
+    }
+    return arguments;
+}
+
 std::string llvm_target_prefix(std::string_view triple) {
     if (triple.starts_with("x86_64") || triple.starts_with("i386") || triple.starts_with("i686")) return "x86-";
     if (triple.starts_with("aarch64")) return "aarch64-";

@@ -38,6 +38,10 @@ std::vector<std::string> parse_clang_valid_cpus(std::string_view diagnostics);
 std::vector<Knob> parse_llvm_options(std::string_view help_list, std::string_view print_all,
                                      const std::string& target_prefix);
 
+/// The arguments of a cc1 line as `clang -###` prints it: each between double quotes, a
+/// backslash escaping the next character (`"-O2" "-mllvm" "-x=1"` -> -O2, -mllvm, -x=1).
+std::vector<std::string> parse_cc1_arguments(std::string_view line);
+
 /// The prefix of LLVM's options for the target triple's architecture ("x86-" for x86_64-...);
 /// empty when unknown.
 std::string llvm_target_prefix(std::string_view triple);

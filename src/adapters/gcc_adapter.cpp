@@ -12,6 +12,7 @@
 #include "adapters/compiler_runner.hpp"
 #include "adapters/gcc_flags.hpp"
 #include "adapters/gcc_help_parser.hpp"
+#include "adapters/gcc_route_check.hpp"
 #include "adapters/catalog_cache.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
@@ -94,6 +95,11 @@ AppliedRoute GccAdapter::apply(const Route& route, const Catalog& catalog) const
         if (knob && !knob->application.env_name.empty()) applied.environment[knob->application.env_name] = value;
     }
     return applied;
+}
+
+RouteCheck GccAdapter::check(const Route& route, const Catalog& catalog, const AppliedRoute& applied) const {
+    if (catalog.compiler.path.empty()) return Adapter::check(route, catalog, applied);
+    return check_applied_route(route, catalog, applied, gcc_account_source(catalog.compiler), *checks_);
 }
 
 std::unique_ptr<Adapter> make_gcc_adapter(AdapterOptions options) {

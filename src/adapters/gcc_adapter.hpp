@@ -7,6 +7,7 @@
 
 #include "adapters/gcc_probe.hpp"
 #include "adapters/host_isa_probe.hpp"
+#include "adapters/route_checker.hpp"
 #include "routetune/adapter.hpp"
 
 namespace routetune {
@@ -30,6 +31,9 @@ public:
     /// The base flags overridden by the route's flags; declared knobs with an env name go to
     /// the environment.
     AppliedRoute apply(const Route& route, const Catalog& catalog) const override;
+    /// GCC's own account (`-Q --help=optimizers --help=params --help=target` over the final
+    /// flags, gcc_route_check.hpp) of every knob of the route but declared ones.
+    RouteCheck check(const Route& route, const Catalog& catalog, const AppliedRoute& applied) const override;
 
     /// How many discover() calls ran the compiler (were not served from the cache).
     std::size_t fresh_discoveries() const { return fresh_discoveries_; }
@@ -46,6 +50,7 @@ private:
     std::size_t fresh_discoveries_ = 0;
     ProbeReport last_probe_;
     HostIsaOutcome last_host_isa_;
+    std::shared_ptr<RouteCheckCache> checks_ = std::make_shared<RouteCheckCache>();
 };
 
 /// A GccAdapter as an Adapter (the registry's factory).

@@ -2,9 +2,12 @@
 // `--param=NAME=V`, and `-f`/`-m` knobs take `on`/`off` as the positive/negative form (the
 // negative inserts or removes `no-` after the one-letter prefix) and any other value as
 // `=V`. A route overrides the base flags by dropping each base flag that sets one of its
-// knobs, in any spelling, and appending its own; values only ever become argv items.
+// knobs, in any spelling, and appending its own, umbrella flags first (flag_order.hpp), so
+// that the route's own value of every knob an umbrella touches comes later and wins; values
+// only ever become argv items.
 #include "adapters/gcc_flags.hpp"
 
+#include "adapters/flag_order.hpp"
 #include "routetune/error.hpp"
 
 namespace routetune {
@@ -79,7 +82,7 @@ std::vector<std::string> apply_gcc_route(const std::vector<std::string>& base_fl
         flags.push_back(flag);
         if (two_item_param) flags.push_back(base_flags[++i]);
     }
-    for (const auto& [name, value] : route.assignments()) {
+    for (const auto& [name, value] : umbrella_first(route)) {
         const Knob* knob = catalog.find(name);
         if (!knob) throw UsageError("route names unknown knob '" + name + "'");
         if (!knob->application.env_name.empty() && knob->application.argv_template.empty()) continue;

@@ -19,7 +19,8 @@ std::string gcc_flag_for(const Knob& knob, const std::string& value);
 bool gcc_flag_sets(const std::string& flag, const std::string& knob_name);
 
 /// base_flags without every flag that sets a knob of route (including the two-item form
-/// `--param NAME=V`), followed by the route's flags in knob-name order. Knobs missing from
+/// `--param NAME=V`), followed by the route's flags in umbrella_first order (-O, -march,
+/// -ffast-math, ... before the knobs they touch). Knobs missing from
 /// catalog throw UsageError (validate_route first for a better message).
 std::vector<std::string> apply_gcc_route(const std::vector<std::string>& base_flags, const Route& route,
                                          const Catalog& catalog);

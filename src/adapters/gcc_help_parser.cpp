@@ -45,6 +45,17 @@ std::optional<HelpLine> split_help_line(std::string_view line) {
     return parsed;
 }
 
+// The knob an option of the help is about ("-fx=[a|b]" -> "-fx", "--param=x=<0,9>" ->
+// "-param:x") and whether the line is its value form (a '=' after the name).
+std::pair<std::string, bool> option_knob(const std::string& option) {
+    if (option.starts_with("--param=")) {
+        auto eq = option.find('=', 8);
+        return {"-param:" + option.substr(8, eq - 8), eq != std::string::npos};
+    }
+    auto eq = option.find('=');
+    return {option.substr(0, eq), eq != std::string::npos};
+}
+
 // Fills type, values/range and default of knob from the text after '=' and the state.
 void describe_value_option(Knob& knob, std::string_view spec, const std::string& state) {
     bool state_known = !state.empty() && state != "[default]";
@@ -234,14 +245,7 @@ void add_gcc_descriptions(std::vector<Knob>& knobs, std::string_view text) {
         last = nullptr;
         auto parsed = split_help_line(line);
         if (!parsed) continue;
-        std::string option = parsed->option;
-        std::string name;
-        if (option.starts_with("--param=")) {
-            name = "-param:" + option.substr(8, option.find('=', 8) - 8);
-        } else {
-            name = option.substr(0, option.find('='));
-        }
-        bool valued = option.find('=', option.starts_with("--param=") ? 8 : 0) != std::string::npos;
+        auto [name, valued] = option_knob(parsed->option);
         auto [it, inserted] = descriptions.try_emplace(name, parsed->state);
         bool keep = inserted || !valued || it->second.starts_with("This option lacks");
         if (keep) it->second = parsed->state;
@@ -254,6 +258,17 @@ void add_gcc_descriptions(std::vector<Knob>& knobs, std::string_view text) {
         if (found->second.empty() || found->second.starts_with("This option lacks")) continue;
         knob.help = found->second;
     }
+}
+
+std::map<std::string, std::string> parse_gcc_option_states(std::string_view text) {
+    std::map<std::string, std::string> states;
+    for (auto line : split_lines(text)) {
+        auto parsed = split_help_line(line);
+        if (!parsed) continue;
+        auto [name, valued] = option_knob(parsed->option);
+        states.try_emplace(valued ? name + "=" : name, parsed->state);
+    }
+    return states;
 }
 
 std::vector<std::string> parse_gcc_valid_arguments(std::string_view diagnostics) {

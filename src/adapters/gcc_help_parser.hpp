@@ -3,6 +3,7 @@
 // captured text in, so tests can use fixtures of several GCC versions.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,12 @@ std::vector<Knob> parse_gcc_target(std::string_view text, std::string_view langu
 /// output (without -Q: one description per option, wrapped lines joined); options GCC marks
 /// "This option lacks documentation." stay without help.
 void add_gcc_descriptions(std::vector<Knob>& knobs, std::string_view text);
+
+/// The state of every option line of `gcc -Q --help=...` output, keyed by knob name: a
+/// switch as "-fname" ("[enabled]", "[disabled]", "" when GCC prints none), a value option as
+/// "-fname=" or "-param:NAME=" (the value as printed, e.g. "fast", "8", "[default]"). The first
+/// line of an option wins.
+std::map<std::string, std::string> parse_gcc_option_states(std::string_view text);
 
 /// The values of a "valid arguments to 'OPTION' [switch ]are: a b c" note in a GCC
 /// diagnostic; empty when there is none.

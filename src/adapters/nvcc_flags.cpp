@@ -2,9 +2,11 @@
 // that the route sets (long or short name, "=value" attached, or the value as the next item)
 // is dropped; an -Xptxas / --ptxas-options item is split at commas and loses the ptxas
 // options the route sets ("-O3" counts as -O), and disappears when nothing is left. Then
-// the route's knobs are appended in knob-name order, then the declared knobs.
+// the route's knobs are appended, umbrellas first (-use_fast_math before the --ftz,
+// --prec-div, --prec-sqrt and --fmad it implies: flag_order.hpp), then the declared knobs.
 #include <set>
 
+#include "adapters/flag_order.hpp"
 #include "adapters/nvcc_adapter.hpp"
 #include "adapters/nvcc_knob_table.hpp"
 #include "adapters/declared_knobs.hpp"
@@ -107,7 +109,7 @@ AppliedRoute apply_nvcc_route(const std::vector<std::string>& base, const Route&
     std::vector<const NvccKnobSpec*> nvcc_specs;
     std::vector<const NvccKnobSpec*> ptxas_specs;
     std::vector<std::pair<const NvccKnobSpec*, std::string>> assignments;
-    for (const auto& [name, value] : route.assignments()) {
+    for (const auto& [name, value] : umbrella_first(route)) {
         const Knob* knob = catalog.find(name);
         if (knob != nullptr && is_declared_knob(*knob)) continue;
         const NvccKnobSpec* spec = find_nvcc_knob_spec(name);

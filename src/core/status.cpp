@@ -8,10 +8,11 @@ namespace routetune {
 
 namespace {
 
-constexpr std::array<std::pair<Status, std::string_view>, 10> kNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 11> kNames{{
     {Status::Pending, "pending"},
     {Status::Ok, "ok"},
     {Status::Inaccurate, "inaccurate"},
+    {Status::RouteConflict, "route_conflict"},
     {Status::BuildFailed, "build_failed"},
     {Status::BuildCrashed, "build_crashed"},
     {Status::BuildTimeout, "build_timeout"},
@@ -35,6 +36,12 @@ std::optional<Status> status_from_string(std::string_view text) {
         if (name == text) return value;
     }
     return std::nullopt;
+}
+
+std::string status_names_text() {
+    std::string text;
+    for (const auto& [value, name] : kNames) text += (text.empty() ? "" : ", ") + std::string(name);
+    return text;
 }
 
 }  // namespace routetune

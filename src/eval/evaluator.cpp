@@ -1,4 +1,6 @@
 // How one evaluation runs. build(): apply the route to the base flags through the adapter,
+// check the result against the compiler's own account (Adapter::check; a route the compiler
+// would override is route_conflict and is not built; the default route is never checked),
 // write the route's files into a fresh scratch folder, expand the build command's placeholders
 // and run it with the spec's timeout (once the default route is built, also at most
 // [build] relative_timeout × its build time, never below the floor) and memory limit; a signal, a timeout, a non-zero exit or
@@ -147,6 +149,14 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
 
     AppliedRoute applied = adapter_.apply(route, catalog_);
     built.environment = applied.environment;
+    if (!route.empty()) {
+        RouteCheck check = adapter_.check(route, catalog_, applied);
+        if (!check.conflicts.empty()) {
+            e.status = Status::RouteConflict;
+            e.message = redact_secrets(describe_route_conflicts(check));
+            return built;
+        }
+    }
     for (const auto& file : applied.files) {
         std::string error;
         if (!write_file(built.workdir / file.name, file.content, &error)) {

@@ -73,7 +73,9 @@ public:
     ~Evaluator();
 
     /// Builds route (phase recorded as given) in a fresh scratch folder: the route's own, or
-    /// with a copy suffix another one beside it (a further build of the same route). Thread-safe.
+    /// with a copy suffix another one beside it (a further build of the same route); unless the
+    /// adapter's check finds a knob the compiler would override (status route_conflict, nothing
+    /// built; never for the default route). Thread-safe.
     BuiltCandidate build(const Route& route, const std::string& phase, const std::string& copy = "") const;
 
     /// The finished evaluation e as a built candidate again: its kept artifact when present

@@ -48,7 +48,7 @@ std::string_view setup_js() {
     return R"js((function () {
   'use strict';
   var data = JSON.parse(document.getElementById('study-data').textContent);
-  var colours = {ok: '#2e7d32', inaccurate: '#f9a825', build_failed: '#c62828', build_crashed: '#8e24aa',
+  var colours = {ok: '#2e7d32', inaccurate: '#f9a825', route_conflict: '#00838f', build_failed: '#c62828', build_crashed: '#8e24aa',
     build_timeout: '#6d4c41', run_failed: '#ef6c00', run_crashed: '#5e35b1', run_timeout: '#546e7a', pending: '#9e9e9e'};
   var palette = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#5d4037', '#ad1457'];
   var drawnCount = 0;

@@ -16,9 +16,9 @@
 
 namespace routetune {
 
-const std::array<Status, 10>& report_status_order() {
-    static const std::array<Status, 10> order{
-        Status::Ok,        Status::Inaccurate, Status::BuildFailed,
+const std::array<Status, 11>& report_status_order() {
+    static const std::array<Status, 11> order{
+        Status::Ok,        Status::Inaccurate, Status::RouteConflict, Status::BuildFailed,
         Status::BuildCrashed, Status::BuildTimeout, Status::RunFailed,
         Status::RunCrashed, Status::RunTimeout, Status::Abandoned, Status::Pending,
     };

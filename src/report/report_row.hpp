@@ -44,8 +44,9 @@ struct ReportField {
     std::string value;
 };
 
-/// Statuses in report order: ok first, the failures by stage, pending last.
-const std::array<Status, 10>& report_status_order();
+/// Statuses in report order: ok first, the failures by stage (a route refused before its
+/// build first), pending last.
+const std::array<Status, 11>& report_status_order();
 
 /// True when the timing holds a measurement (samples, or a positive median).
 bool has_timing(const TimingSummary& timing);

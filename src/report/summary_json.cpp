@@ -141,8 +141,7 @@ Status read_status(const Json& object, const std::string& where) {
     std::string name = text_at(object, "status", where);
     auto status = status_from_string(name);
     if (!status) {
-        bad(where + ".status", "unknown status \"" + name + "\" (valid: pending, ok, inaccurate, "
-            "build_failed, build_crashed, build_timeout, run_failed, run_crashed, run_timeout)");
+        bad(where + ".status", "unknown status \"" + name + "\" (valid: " + status_names_text() + ")");
     }
     return *status;
 }

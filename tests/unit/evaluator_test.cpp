@@ -61,6 +61,24 @@ TEST_F(Evaluate, TheRelativeTimeoutIsAtLeastOneSecondAndAtMostTheFixedOne) {
     EXPECT_DOUBLE_EQ(run_timeout_given("-a=3"), 1.5) << "relative_timeout = 0 disables it";
 }
 
+TEST_F(Evaluate, ARouteTheCompilerWouldOverrideIsRouteConflictAndIsNotBuilt) {
+    bench.adapter.conflicts["-b=on"] = KnobConflict{"-b", "on", "off", {"-a=0"}, false};
+    evaluator = bench.evaluator();
+    Evaluation refused = evaluator->build(Route::parse("-b=on"), "fast").evaluation;
+    EXPECT_EQ(refused.status, Status::RouteConflict);
+    EXPECT_EQ(refused.message, "fake would not build the route as recorded: -b=on ends as off in fake's report, "
+                               "overridden by -a=0");
+    EXPECT_EQ(evaluator->build(Route::parse("-a=1"), "fast").evaluation.status, Status::Pending);
+    int checks = bench.adapter.checks;
+    EXPECT_EQ(evaluator->build(Route(), "default").evaluation.status, Status::Pending);
+    EXPECT_EQ(bench.adapter.checks, checks) << "the default route is never checked";
+    std::vector<std::string> built;
+    for (const auto& call : bench.runner.calls()) {
+        if (call.build) built.push_back(call.flags);
+    }
+    EXPECT_EQ(built, (std::vector<std::string>{"-a=1", ""}));
+}
+
 TEST_F(Evaluate, OneInaccurateCaseMakesTheRouteInaccurateAndEveryLossIsRecorded) {
     two_cases();
     bench.spec.accuracy.metric = "rel_l2";

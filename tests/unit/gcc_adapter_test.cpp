@@ -188,8 +188,8 @@ TEST_F(GccAdapterTest, ApplyOverridesBaseFlags) {
     route.set("-falign-functions", "32");
     auto applied = adapter.apply(route, *catalog_);
     EXPECT_EQ(applied.flags, (std::vector<std::string>{"-g", "--param=avg-loop-niter=20", "-Wall", "-O3",
-                                                       "-falign-functions=32", "-fno-gcse", "-funroll-loops",
-                                                       "-fvect-cost-model=cheap", "-march=native", "-mno-avx2",
+                                                       "-march=native", "-falign-functions=32", "-fno-gcse",
+                                                       "-funroll-loops", "-fvect-cost-model=cheap", "-mno-avx2",
                                                        "--param=max-unroll-times=16"}));
     EXPECT_TRUE(applied.environment.empty());
     EXPECT_EQ(adapter.apply(Route{}, *catalog_).flags, adapter.apply(Route{}, *catalog_).flags);

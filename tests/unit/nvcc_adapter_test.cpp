@@ -40,7 +40,7 @@ TEST(NvccApply, DefaultRouteKeepsBaseFlags) {
     EXPECT_TRUE(applied.files.empty());
 }
 
-TEST(NvccApply, WritesEachFormInKnobOrder) {
+TEST(NvccApply, WritesEachFormUseFastMathFirstThenInKnobOrder) {
     Route route = route_of({{"-ftz", "on"},
                             {"-prec-div", "off"},
                             {"-use_fast_math", "on"},
@@ -50,9 +50,10 @@ TEST(NvccApply, WritesEachFormInKnobOrder) {
                             {"-Xptxas:-dlcm", "cg"},
                             {"-Xptxas:-allow-expensive-optimizations", "off"}});
     AppliedRoute applied = apply_nvcc_route({"-arch=sm_90"}, route, fixture_catalog());
-    EXPECT_EQ(applied.flags, (Flags{"-arch=sm_90", "-Xptxas", "--opt-level=2", "-Xptxas",
+    // --use_fast_math implies --ftz and --prec-div: it comes first, so the route's own values win.
+    EXPECT_EQ(applied.flags, (Flags{"-arch=sm_90", "--use_fast_math", "-Xptxas", "--opt-level=2", "-Xptxas",
                                     "--allow-expensive-optimizations=false", "-Xptxas", "--def-load-cache=cg",
-                                    "--ftz=true", "--maxrregcount=64", "--prec-div=false", "--use_fast_math"}));
+                                    "--ftz=true", "--maxrregcount=64", "--prec-div=false"}));
 }
 
 TEST(NvccApply, RouteOverridesBaseFlagsNamingTheSameOption) {

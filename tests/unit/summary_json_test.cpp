@@ -22,7 +22,7 @@ const char* const kExpected = R"({
   "minimal": null,
   "outcome": "improved",
   "message": "",
-  "counts": {"ok": 3, "inaccurate": 1, "build_failed": 1, "build_crashed": 0, "build_timeout": 0,
+  "counts": {"ok": 3, "inaccurate": 1, "route_conflict": 0, "build_failed": 1, "build_crashed": 0, "build_timeout": 0,
              "run_failed": 0, "run_crashed": 0, "run_timeout": 0, "abandoned": 0, "pending": 1, "total": 6},
   "classes": [],
   "evaluations": [
@@ -95,7 +95,7 @@ TEST(SummaryJson, CountsEveryStatusIncludingZeros) {
         s.evaluations.push_back(e);
     }
     Json counts = summary_to_json(s)["counts"];
-    Json expected = Json::parse(R"({"ok": 1, "inaccurate": 0, "build_failed": 0, "build_crashed": 1,
+    Json expected = Json::parse(R"({"ok": 1, "inaccurate": 0, "route_conflict": 0, "build_failed": 0, "build_crashed": 1,
         "build_timeout": 1, "run_failed": 1, "run_crashed": 2, "run_timeout": 1, "abandoned": 0, "pending": 0,
         "total": 7})");
     EXPECT_EQ(counts, expected) << counts.dump();
@@ -225,7 +225,10 @@ TEST(SummaryJson, BadInputNamesTheKey) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("summary.evaluations[2].status"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("run_timeout"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("route_conflict"), std::string::npos) << e.what();
     }
+    json["evaluations"][2]["status"] = "route_conflict";
+    EXPECT_EQ(summary_from_json(json).evaluations[2].status, Status::RouteConflict);
     Json missing = summary_to_json(testing::sample_summary());
     missing.erase("outcome");
     EXPECT_THROW(summary_from_json(missing), UsageError);
@@ -233,14 +236,17 @@ TEST(SummaryJson, BadInputNamesTheKey) {
 }
 
 TEST(StatusNames, EveryStatusRoundTrips) {
-    const char* names[] = {"pending", "ok", "inaccurate", "build_failed", "build_crashed",
-                           "build_timeout", "run_failed", "run_crashed", "run_timeout"};
+    const char* names[] = {"pending", "ok", "inaccurate", "route_conflict", "build_failed", "build_crashed",
+                           "build_timeout", "run_failed", "run_crashed", "run_timeout", "abandoned"};
     for (const char* name : names) {
         auto status = status_from_string(name);
         ASSERT_TRUE(status.has_value()) << name;
         EXPECT_EQ(to_string(*status), name);
     }
     EXPECT_EQ(to_string(Status::BuildCrashed), "build_crashed");
+    EXPECT_EQ(to_string(Status::RouteConflict), "route_conflict");
+    EXPECT_EQ(status_names_text(), "pending, ok, inaccurate, route_conflict, build_failed, build_crashed, "
+                                   "build_timeout, run_failed, run_crashed, run_timeout, abandoned");
     EXPECT_FALSE(status_from_string("OK").has_value());
     EXPECT_FALSE(status_from_string("").has_value());
 }

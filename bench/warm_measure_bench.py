@@ -59,8 +59,10 @@ class WarmProcess:
         started = time.time()
         self.process = subprocess.Popen([sys.executable, MEASURE, WORKLOAD, model_dir], env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT)
-        self.requests = open(self.requests_path, "w", encoding="utf-8")
-        self.replies = open(self.replies_path, encoding="utf-8")
+        # Both ends opened read-write, as routetune opens them (measurement_process.cpp): opening a
+        # named pipe for writing alone blocks until the other side opens it for reading.
+        self.requests = os.fdopen(os.open(self.requests_path, os.O_RDWR), "w", encoding="utf-8")
+        self.replies = os.fdopen(os.open(self.replies_path, os.O_RDWR), encoding="utf-8")
         hello = json.loads(self.replies.readline())
         self.start_s = time.time() - started
         self.pid = hello["pid"]
@@ -82,6 +84,16 @@ class WarmProcess:
         self.process.wait(timeout=60)
 
 
+def show(row, table):
+    """Prints one measurement's TSV line at once (and into TABLE), so a run cut off still tells."""
+    mode, process, wall_s, gpu_s, median_ms, code = row
+    ratio = "%.2f" % (wall_s / (2 * gpu_s + 1)) if gpu_s else ""
+    text = "\t".join([mode, process, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % median_ms, code, ratio])
+    print(text, flush=True)
+    table.write(text + "\n")
+    table.flush()
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         sys.stderr.write(__doc__)
@@ -92,34 +104,32 @@ def main(argv):
     os.makedirs(work, exist_ok=True)
     env = environment(work, route)
     artifact = os.path.join(work, "artifact")
+    table = open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8")
+    header = "\t".join(["mode", "process", "wall_s", "gpu_s", "median_ms", "code_sha256", "wall/(2gpu+1)"])
+    print(header, flush=True)
+    table.write(header + "\n")
     started = time.time()
     subprocess.run([sys.executable, WORKLOAD, "build", model_dir, artifact], env=env, check=True)
-    rows = [("build", "-", time.time() - started, 0.0, 0.0, "")]
+    show(("build", "-", time.time() - started, 0.0, 0.0, ""), table)
     output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")
-    for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)):
-        for attempt in range(2):
-            started = time.time()
-            subprocess.run([sys.executable, script, "run", model_dir, output, metrics], env=env, check=True)
-            gpu_s, median_ms = metrics_of(metrics)
-            rows.append((mode, str(attempt + 1), time.time() - started, gpu_s, median_ms, ""))
     request = {"route": route, "case": "batch", "args": [], "artifact": artifact, "artifact_sha256": "", "workdir": work,
                "output": output, "metrics": metrics, "input": "", "argv": [], "cwd": model_dir,
                "env": {k: env[k] for k in ("ROUTETUNE_INDUCTOR_ROUTE", "ROUTETUNE_PYTHON_DIR", "TORCHINDUCTOR_CACHE_DIR")}}
     for name, runs in (("A", 2), ("B", 1)):
         process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)
-        rows.append(("warm-start", name, process.start_s, 0.0, 0.0, ""))
+        show(("warm-start", name, process.start_s, 0.0, 0.0, ""), table)
         for _ in range(runs):
             started = time.time()
             reply = process.run(request)
             gpu_s, median_ms = metrics_of(metrics)
-            rows.append(("warm", name, time.time() - started, gpu_s, median_ms, reply.get("code_sha256", "")))
+            show(("warm", name, time.time() - started, gpu_s, median_ms, reply.get("code_sha256", "")), table)
         process.close()
-    with open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8") as table:
-        for line in [("mode", "process", "wall_s", "gpu_s", "median_ms", "code_sha256", "wall/(2gpu+1)")] + [
-                row + ("%.2f" % (row[2] / (2 * row[3] + 1)) if row[3] else "",) for row in rows]:
-            text = "\t".join(x if isinstance(x, str) else "%.4f" % x for x in line)
-            print(text)
-            table.write(text + "\n")
+    for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)):
+        for attempt in range(2):
+            started = time.time()
+            subprocess.run([sys.executable, script, "run", model_dir, output, metrics], env=env, check=True)
+            gpu_s, median_ms = metrics_of(metrics)
+            show((mode, str(attempt + 1), time.time() - started, gpu_s, median_ms, ""), table)
     return 0
 
 

@@ -27,7 +27,7 @@ phase=${1:-1}
 mkdir -p "$OUT"
 work=$(mktemp -d)
 export XDG_CACHE_HOME=$work/cache
-summary=$OUT/phase$phase.txt
+summary=$OUT/phase$phase${2:+_$2}.txt
 : > "$summary"
 "$ROUTETUNE" --version >> "$summary" 2>&1 || { echo "no routetune at $ROUTETUNE" | tee -a "$summary"; exit 1; }
 
@@ -56,7 +56,8 @@ study() {
   local dir=examples/$name spec=spec.toml
   [[ $mode == warm ]] && { warm_spec "$dir" || return; spec=spec_warm.toml; }
   [[ -f $dir/eager.npy ]] || python3 examples/inductor_common/workload.py eager "$dir" "$dir/eager.npy" 2>> "$work/$name.eager.log"
-  local tag=${name}_${mode}_${limit}s store=$work/$tag.sqlite start=$SECONDS
+  local tag=${name}_${mode}_${limit}s
+  local store=$work/$tag.sqlite start=$SECONDS
   (cd "$dir" && timeout -s INT $((limit + 180)) "$ROUTETUNE" tune "$spec" --json --jobs "$JOBS" \
       --time-limit "${limit}s" --cache "$store" "$@" > "$work/$tag.json" 2> "$work/$tag.log")
   local code=$? wall=$((SECONDS - start))
@@ -90,12 +91,12 @@ case $phase in
     nproc
   } > "$work/environment.txt" 2>&1
   cat "$work/environment.txt" >> "$summary"
-  timeout 330 python3 docs/gpu/aoti_load_repro.py "$work/aoti" > "$work/aoti_repro.log" 2>&1
+  timeout 240 python3 docs/gpu/aoti_load_repro.py "$work/aoti" > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
   rm -f "$work"/aoti/*.pt2
   for model in inductor_cnn inductor_resnet18; do
-    timeout 200 python3 bench/warm_measure_bench.py "examples/$model" "$work/bench_$model" > "$work/bench_$model.log" 2>&1
+    timeout 150 python3 bench/warm_measure_bench.py "examples/$model" "$work/bench_$model" > "$work/bench_$model.log" 2>&1
     note "warm_measure_bench $model: exit $?"
     cat "$work/bench_$model/warm_bench.tsv" >> "$summary" 2>/dev/null
     rm -rf "$work/bench_$model/work"
@@ -105,8 +106,19 @@ case $phase in
 3) study inductor_resnet18 300 warm ;;
 4) study inductor_resnet18 120 warm; study inductor_bert 120 warm ;;
 5) study inductor_resnet18 300 forked ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5" >&2; exit 2 ;;
+bench)  # bench MODEL SECONDS...: the measurement cost alone, per model, each under its own timeout
+  shift
+  while (($# >= 2)); do
+    timeout "$2" python3 bench/warm_measure_bench.py "examples/$1" "$work/bench_$1" > "$work/bench_$1.log" 2>&1
+    note "warm_measure_bench $1: exit $?"
+    cat "$work/bench_$1/warm_bench.tsv" >> "$summary" 2>/dev/null
+    rm -rf "$work/bench_$1/work"
+    shift 2
+  done ;;
+study)  # study NAME LIMIT MODE: one study
+  study "$2" "$3" "$4" ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|bench MODEL SECONDS...|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 rm -rf "$work/cache"
-tar -czf "$OUT/phase$phase.tar.gz" -C "$work" --exclude 'work' --exclude '*.pt2' .
+tar -czf "$OUT/phase$phase${2:+_$2}.tar.gz" -C "$work" --exclude 'work' --exclude '*.pt2' .
 ls -la "$OUT"

@@ -15,8 +15,10 @@ PyTorch imported already. Besides "time_ms", METRICS records "first_call_s" (the
 the cache and the first call) and "script_s" (this script's own time, torch import included
 unless forked), so the fixed cost of a measurement can be told from its timed part.
 
-The build records in ARTIFACT the hash of the generated code it loaded ("code_sha256": every
-module Inductor's PyCodeCache loaded while compiling, in the build's own cache folder). This
+The build records in ARTIFACT the hash of the generated code a measurement loads ("code_sha256":
+every module Inductor's PyCodeCache loaded when the build compiled the model a second time, from
+its own cache folder; the first compile's set, which also holds each kernel's own module, is
+"compiled_code_sha256"). This
 file is also a workload of routetune's warm measurement process (python/routetune_measure.py,
 docs/measurement-protocol.md): warm_setup loads the model once, so one process keeps one CUDA
 context; warm_run measures one build in it: Dynamo reset, torch._inductor.config restored to
@@ -140,10 +142,23 @@ def build(model_dir, artifact):
         fn(example)
         fn(example)
     torch.cuda.synchronize()
+    compile_s = time.time() - started
+    compiled_code = code_sha256(LOADED_CODE) if hooked and LOADED_CODE else ""
+    # What a measurement loads is the cache's copy, not the compile's own modules (a first compile
+    # also loads each kernel's module): load it once here, as warm_run does, and record its hash.
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    del LOADED_CODE[:]
+    fn, _ = compiled(model)
+    with torch.no_grad():
+        fn(example)
+    torch.cuda.synchronize()
     with open(artifact, "w", encoding="utf-8") as handle:
         json.dump({"torch": torch.__version__, "config": {k: str(v) for k, v in applied.items()},
-                   "compile_s": time.time() - started, "script_s": time.time() - STARTED,
+                   "compile_s": compile_s, "script_s": time.time() - STARTED,
                    "cache": os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
+                   "compiled_code_sha256": compiled_code,
                    "code_sha256": code_sha256(LOADED_CODE) if hooked and LOADED_CODE else ""}, handle)
 
 

@@ -75,7 +75,17 @@ std::filesystem::path spec_for_fallback(const FlagsArguments& a, const LockStand
 }
 
 int fall_back(const FlagsArguments& a, const LockStanding& standing, const std::string& why) {
-    std::filesystem::path spec = spec_for_fallback(a, standing);
+    std::filesystem::path spec;
+    try {
+        spec = spec_for_fallback(a, standing);
+    } catch (const UsageError& e) {
+        if (standing.state != LockState::Tampered) throw;
+        std::cerr << "routetune: no route printed: " << e.what() << "\n";
+        AuditEntry entry = lock_entry("tampered", a.target, standing);
+        entry.result = std::string("no route given: ") + e.what();
+        record(standing, entry);
+        return kExitTampered;
+    }
     AppliedRoute fallback = spec_default_route(spec);
     BuildRoute build{"", fallback.flags, fallback.environment, "fallback", a.target, std::filesystem::absolute(spec).string(),
                      to_string(standing.state)};
@@ -106,6 +116,7 @@ int lock_flags(const FlagsArguments& a) {
             return give(a, standing, "flags", build, "retired lock; the default route");
         }
         case LockState::Unreadable:
+        case LockState::Missing:
             why = standing.problem;
             std::cerr << "routetune: " << why << "\n";
             break;

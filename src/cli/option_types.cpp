@@ -54,7 +54,11 @@ const std::map<std::string, std::string>& option_types() {
     return types;
 }
 
-bool is_bare_type(const std::string& type) { return type == "TEXT" || type == "INT" || type == "FLOAT"; }
+// CLI11's own name of the value type, before any validator's description ("TEXT:{a,b}").
+bool is_bare_type(const std::string& type) {
+    std::string base = type.substr(0, type.find(':'));
+    return base == "TEXT" || base == "INT" || base == "FLOAT";
+}
 
 }  // namespace
 

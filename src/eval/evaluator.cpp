@@ -22,6 +22,7 @@
 #include <limits>
 
 #include "eval/accuracy.hpp"
+#include "eval/build_message.hpp"
 #include "eval/case_judgement.hpp"
 #include "eval/run_identity.hpp"
 #include "spec/placeholders.hpp"

@@ -33,6 +33,16 @@ inline fs::path shared_cache_home() {
     return home;
 }
 
+/// The flags `routetune flags`' shell output gives (its ROUTETUNE_FLAGS line's value, unquoted
+/// as printed); "(none)" when it printed no such line.
+inline std::string shell_flags(const std::string& out) {
+    const std::string key = "ROUTETUNE_FLAGS=";
+    auto at = out.find(key);
+    if (at == std::string::npos) return "(none)";
+    auto end = out.find('\n', at);
+    return out.substr(at + key.size(), (end == std::string::npos ? out.size() : end) - at - key.size());
+}
+
 /// What one CLI run produced.
 struct CliResult {
     int exit_code = -1;

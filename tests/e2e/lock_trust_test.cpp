@@ -62,7 +62,7 @@ TEST_F(LockTrust, ForgedFlagsAreTamperedInVerifyFlagsAndReviewAndNeverPrinted) {
     EXPECT_EQ(flags.err.find("evil"), std::string::npos) << flags.err;
     CliResult fallback = run_cli({"flags", kLock, "--fallback"}, dir);
     EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
-    EXPECT_EQ(fallback.out, "-O2\n");
+    EXPECT_EQ(shell_flags(fallback.out), "-O2");
     json last = audit_entries(dir / kLog).back();
     EXPECT_EQ(last.at("action"), "tampered");
     EXPECT_EQ(last.at("evidence").at("tampering").at(0).at("field"), "lock_sha256");
@@ -283,11 +283,11 @@ TEST_F(LockTrust, DevicesAndFifosAreRefusedAtOnce) {
 TEST_F(LockTrust, EverySuccessfulFlagsIsLogged) {
     fs::path dir = fresh();
     std::size_t before = audit_entries(dir / kLog).size();
-    for (int i = 0; i < 2; ++i) ASSERT_EQ(run_cli({"flags", kLock}, dir).out, "-O3\n");
+    for (int i = 0; i < 2; ++i) ASSERT_EQ(shell_flags(run_cli({"flags", kLock}, dir).out), "-O3");
     std::vector<json> entries = audit_entries(dir / kLog);
     ASSERT_EQ(entries.size(), before + 2);
     EXPECT_EQ(entries.back().at("action"), "flags");
-    EXPECT_EQ(entries.back().at("result"), "the route's flags printed: -O3");
+    EXPECT_EQ(entries.back().at("result"), "the route given: -O3");
     EXPECT_EQ(run_cli({"audit", "--audit", kLog, "--verify"}, dir).exit_code, 0);
 }
 

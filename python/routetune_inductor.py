@@ -193,18 +193,24 @@ def read_route():
     return parse_route(os.environ.get("ROUTETUNE_INDUCTOR_ROUTE", ""))
 
 
-def apply_route(config=None):
-    """Sets the route's entries on torch._inductor.config; returns {name: typed value}."""
+def apply_route(config=None, route=None):
+    """Sets the route's entries on torch._inductor.config; returns {name: typed value}. route:
+    {dotted name: value text}, by default read_route()'s. Every value is converted before any is
+    set, so a route with a bad value sets nothing."""
+    if route is None:
+        route = read_route()
     if config is None:
         import torch._inductor.config as config
-    applied = {}
-    for name, value in read_route().items():
+    settings = []
+    for name, value in route.items():
         target = config
         parts = name.split(".")
         for part in parts[:-1]:
             target = getattr(target, part)
-        typed = typed_value(value, getattr(target, parts[-1]))
-        setattr(target, parts[-1], typed)
+        settings.append((target, parts[-1], name, typed_value(value, getattr(target, parts[-1]))))
+    applied = {}
+    for target, attribute, name, typed in settings:
+        setattr(target, attribute, typed)
         applied[name] = typed
     return applied
 

@@ -99,3 +99,38 @@ def flags(lock, format="json", **options):
     if format != "json":
         return done.stdout
     return BuildRoute.from_json(_cli.parse_json(done) or {})
+
+
+@dataclass
+class Promotion:
+    """``routetune promote STORE --lock LOCK --json``: the route put through the regression set
+    and a fresh A/B, and when it passed, the lock written with its speedup ({"value", "ci95"})."""
+
+    promoted: bool
+    route: Optional[str] = None
+    failures: List[str] = field(default_factory=list)
+    lock: Optional[str] = None
+    speedup: Optional[dict] = None
+    review_by: Optional[str] = None
+    owner: Optional[str] = None
+    document: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_json(cls, data):
+        return cls(promoted=bool(data.get("promoted")), route=data.get("route"),
+                   failures=list(data.get("failures") or []), lock=data.get("lock"), speedup=data.get("speedup"),
+                   review_by=data.get("review_by"), owner=data.get("owner"), document=data)
+
+
+def promote(store, lock, **options):
+    """Promotes a study's route into the lock file lock as ``routetune promote STORE --lock LOCK
+    --json`` does; returns its Promotion. options are promote's command-line options by name
+    (``route=ROUTE``, default the confirmed winner; ``owner=``, ``reason=``, ``review_after="90d"``,
+    ``study=NAME`` for a store of several). Raises Failure (1) when the route is refused (the
+    Promotion, with every failing case, in .details; no lock written), BadInput (2)."""
+    done = _cli.run(["promote", os.fspath(store), "--lock", os.fspath(lock), "--json"] + _cli.options_argv(options))
+    document = _cli.parse_json(done)
+    promotion = Promotion.from_json(document) if isinstance(document, dict) else None
+    _cli.check(done, promotion)
+    _cli.forward_stderr(done)
+    return promotion

@@ -60,8 +60,8 @@ def inductor_lock(tmp_path_factory):
     spec.write_text(spec.read_text().replace("FAKE_INDUCTOR_PYTHON", str(FAKES / "fake_inductor_python")))
     study = routetune.tune(spec, progress=False)
     assert study.winner is not None and study.winner.route == "-inductor:max_autotune=on", study
-    code, out, err = cli("promote", study.store, "--lock", "model.lock", cwd=folder)
-    assert code == 0, out + err
+    promotion = routetune.promote(study.store, lock=folder / "model.lock", reason="the Python package's tests")
+    assert promotion.promoted and promotion.route == "-inductor:max_autotune=on", promotion
     return folder
 
 

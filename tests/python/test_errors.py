@@ -41,6 +41,7 @@ CALLS = {
     "verify": lambda: routetune.verify("model.lock"),
     "flags": lambda: routetune.flags("model.lock"),
     "apply_lock": lambda: routetune.inductor.apply_lock("model.lock"),
+    "promote": lambda: routetune.promote("study.sqlite", lock="model.lock"),
 }
 
 

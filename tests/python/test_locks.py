@@ -63,3 +63,15 @@ def test_a_missing_lock_is_bad_input(tmp_path):
         routetune.verify(tmp_path / "no.lock")
     with pytest.raises(routetune.BadInput):
         routetune.flags(tmp_path / "no.lock")
+
+
+def test_a_route_without_a_confirmed_gain_is_refused_and_no_lock_is_written(lock_copy):
+    store = lock_copy.parent / ".routetune" / "inductor_fake.sqlite"
+    refused_lock = lock_copy.parent / "refused.lock"
+    with pytest.raises(routetune.Failure) as raised:
+        routetune.promote(store, lock=refused_lock, route="-inductor:epilogue_fusion=off")
+    promotion = raised.value.details
+    assert promotion.promoted is False
+    assert promotion.route == "-inductor:epilogue_fusion=off"
+    assert promotion.failures
+    assert not refused_lock.exists()

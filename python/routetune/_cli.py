@@ -23,6 +23,7 @@ package runs from its source folder. Keyword options become command-line options
 (``options_argv``), so the package lists no option of its own and the executable judges them.
 """
 
+import collections
 import json
 import os
 import shutil
@@ -55,6 +56,10 @@ def executable():
     return EXECUTABLE
 
 
+def _text(value):
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
 def options_argv(options, renamed=None):
     """Command-line items of keyword options: name=True -> --name, name=VALUE -> --name VALUE,
     False or None -> nothing, a list -> the option once per item; underscores become dashes;
@@ -66,11 +71,9 @@ def options_argv(options, renamed=None):
             continue
         if value is True:
             argv.append(flag)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                argv += [flag, os.fspath(item) if isinstance(item, os.PathLike) else str(item)]
         else:
-            argv += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                argv += [flag, _text(item)]
     return argv
 
 
@@ -85,13 +88,17 @@ class Completed:
 
 
 def _read_stderr(stream, kept, echo):
+    """Reads stream to its end, echoing each line when echo, keeping the last _STDERR_KEPT
+    characters in kept (a deque of lines)."""
+    size = 0
     for line in iter(stream.readline, ""):
         if echo:
             sys.stderr.write(line)
             sys.stderr.flush()
         kept.append(line)
-        while sum(len(item) for item in kept) > _STDERR_KEPT and len(kept) > 1:
-            kept.pop(0)
+        size += len(line)
+        while size > _STDERR_KEPT and len(kept) > 1:
+            size -= len(kept.popleft())
     stream.close()
 
 
@@ -113,17 +120,17 @@ def _wait(process):
                 process.send_signal(signal.SIGINT)
 
 
-def run(arguments, echo_stderr=False, cwd=None):
+def run(arguments, echo_stderr=False):
     """Runs routetune with arguments (a list) and returns Completed; stderr is shown as it comes
     when echo_stderr. A Ctrl-C while it runs is passed on to it, and once it has ended (and
     saved), raises routetune.Interrupted."""
-    command = [executable()] + [os.fspath(a) if isinstance(a, os.PathLike) else str(a) for a in arguments]
+    command = [executable()] + [_text(a) for a in arguments]
     try:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, cwd=cwd, close_fds=True)
+                                   encoding="utf-8", errors="replace", close_fds=True)
     except OSError as error:
         raise errors.Failure("cannot run %s: %s" % (command[0], error), command) from None
-    stdout, stderr = [], []
+    stdout, stderr = [], collections.deque()
     readers = [threading.Thread(target=_read_all, args=(process.stdout, stdout), daemon=True),
                threading.Thread(target=_read_stderr, args=(process.stderr, stderr, echo_stderr), daemon=True)]
     try:

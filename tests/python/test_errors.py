@@ -1,7 +1,6 @@
 """One table from the command line's exit codes to exceptions (routetune.errors.EXIT_CODES),
 used by every function that runs the executable; real failures map through it too."""
 
-import os
 import signal
 import stat
 

@@ -1,7 +1,6 @@
 """Studies as Python objects: routetune.tune runs a real study, routetune.open_study reads it
 through the C++ library, and both say what `routetune report --format json` says."""
 
-import math
 from pathlib import Path
 
 import pytest

@@ -11,6 +11,9 @@ import sys
 import routetune
 from conftest import copy_spec
 
+import stat
+import time
+
 PROGRAM = """
 import sys, routetune
 try:
@@ -53,3 +56,45 @@ def test_an_interrupt_of_the_interpreter_alone_stops_the_study_saves_it_and_leav
     study = routetune.open_study(tmp_path / ".routetune" / "minimal.sqlite")
     assert study.outcome == "unfinished"
     assert study.evaluation("").status == "ok"
+
+
+FINISHES_ANYWAY = """#!/bin/sh
+# A routetune that takes SIGINT, finishes its work anyway and exits 0.
+trap 'echo "fake routetune: SIGINT taken, finishing" >&2; exit 0' INT
+touch "$1.started"
+while :; do sleep 0.05; done
+"""
+
+VERIFY = """
+import sys, routetune
+try:
+    routetune.verify(sys.argv[1])
+    print("RETURNED")
+except routetune.Interrupted as interrupted:
+    print("INTERRUPTED", interrupted.code)
+"""
+
+
+def test_a_ctrl_c_ends_in_interrupted_even_when_the_command_then_succeeds(tmp_path):
+    fake = tmp_path / "routetune"
+    fake.write_text(FINISHES_ANYWAY)
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    lock = tmp_path / "model.lock"
+    environment = dict(os.environ, ROUTETUNE_EXECUTABLE=str(fake))
+    program = subprocess.Popen([sys.executable, "-c", VERIFY, str(lock)], stdout=subprocess.PIPE, text=True,
+                               start_new_session=True, env=environment)
+    try:
+        started = tmp_path / "model.lock.started"
+        for _ in range(1200):  # the fake's first step, within a minute
+            if started.exists() or program.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert started.exists()
+        os.kill(program.pid, signal.SIGINT)
+        out, _ = program.communicate(timeout=60)
+    finally:
+        if program.poll() is None:
+            os.killpg(program.pid, signal.SIGKILL)
+            program.wait()
+    assert out.strip() == "INTERRUPTED 130"
+    assert session_processes(program.pid) == {}

@@ -61,7 +61,7 @@ def test_an_interrupt_of_the_interpreter_alone_stops_the_study_saves_it_and_leav
 FINISHES_ANYWAY = """#!/bin/sh
 # A routetune that takes SIGINT, finishes its work anyway and exits 0.
 trap 'echo "fake routetune: SIGINT taken, finishing" >&2; exit 0' INT
-touch "$1.started"
+touch "$2.started"  # $1 is the command, $2 the lock
 while :; do sleep 0.05; done
 """
 

@@ -8,6 +8,7 @@ import os
 import pytest
 
 import routetune
+from conftest import FAKES, copy_spec
 from routetune import inductor
 
 
@@ -65,3 +66,13 @@ def test_a_bad_value_sets_no_entry_at_all(fake_torch):
     with pytest.raises(ValueError):
         routetune_inductor.apply_route(route={"epilogue_fusion": "off", "max_autotune": "maybe"})
     assert untouched(fake_torch)
+
+
+def test_a_lock_of_another_adapter_is_bad_input_and_sets_nothing(tmp_path, fake_torch):
+    spec = copy_spec(tmp_path, "fake_timed", {"../../fakes/fake_timed_cc": str(FAKES / "fake_timed_cc")})
+    study = routetune.tune(spec, progress=False)
+    routetune.promote(study.store, lock=tmp_path / "gcc.lock")
+    with pytest.raises(routetune.BadInput, match="not an Inductor route"):
+        inductor.apply_lock(tmp_path / "gcc.lock")
+    assert untouched(fake_torch)
+    assert "ROUTETUNE_INDUCTOR_ROUTE" not in os.environ

@@ -70,6 +70,7 @@ def test_a_confirmed_winner_reads_with_its_speedup_interval_and_the_rejected_rou
     assert_matches_report(study, cli_json("report", store, "--format", "json"))
     assert study.document == tuned.document
     assert study.outcome == "improved"
+    assert study.metric == "rel_l2"   # the spec's [accuracy] metric
     assert study.winner.route == "-O=3"
     low, high = study.winner.speedup_ci95
     assert low <= study.winner.speedup <= high

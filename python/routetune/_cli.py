@@ -160,6 +160,19 @@ def parse_json(done):
         return None
 
 
+def answer(arguments, read, echo_stderr=False):
+    """Runs routetune with arguments and returns read(the JSON it printed), or None when it printed
+    none. A non-zero exit raises its exception with that in .details; after a success, what it
+    said on stderr is shown (unless it was shown as it came)."""
+    done = run(arguments, echo_stderr)
+    document = parse_json(done)
+    result = read(document) if isinstance(document, dict) else None
+    check(done, result)
+    if not echo_stderr:
+        forward_stderr(done)
+    return result
+
+
 def check(done, details=None):
     """done when it exited 0, else raises the exception of its exit code (routetune.errors)."""
     if done.code == 0:

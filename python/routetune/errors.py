@@ -7,13 +7,11 @@ library's error type of the same meaning (BadInput for UsageError, as the comman
 import signal
 
 
-class Error(Exception):
-    """A routetune command or library call that did not succeed.
-
-    code: the exit code it stands for; command: the argv that ran (None for a library call);
-    stderr: what the command said on stderr (its last lines); details: what it printed as JSON on
-    stdout when it printed any (e.g. a stale lock's verdict with its differences), else None.
-    """
+class _Exit:
+    """What every exception of the package carries. code: the exit code it stands for; command:
+    the argv that ran (None for a library call); stderr: what the command said on stderr (its
+    last lines); details: what it printed on stdout, as the package reads it (a Study, a
+    Verification, ...), else None."""
 
     code = 1
 
@@ -25,6 +23,10 @@ class Error(Exception):
         self.details = details
         if code is not None:
             self.code = code
+
+
+class Error(_Exit, Exception):
+    """A routetune command or library call that did not succeed (see _Exit for its fields)."""
 
 
 class Failure(Error):
@@ -63,18 +65,11 @@ class Crashed(Failure):
     """The routetune executable was killed by a signal (code: the negative signal number)."""
 
 
-class Interrupted(KeyboardInterrupt):
+class Interrupted(_Exit, KeyboardInterrupt):
     """Exit 130: interrupted (Ctrl-C or SIGTERM); the study's state is saved and resume=True goes
     on. A KeyboardInterrupt, so a Ctrl-C still stops a script that catches routetune.Error."""
 
     code = 130
-
-    def __init__(self, message, command=None, stderr="", details=None, code=None):
-        super().__init__(message)
-        self.message = message
-        self.command = command
-        self.stderr = stderr
-        self.details = details
 
 
 INTERRUPTED = 130

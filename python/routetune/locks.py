@@ -80,12 +80,7 @@ def verify(lock, **options):
     by name (``rerun=True``, ``audit=PATH``). Raises StaleLock (3) or TamperedLock (4) with the
     Verification in .details, Failure (1) when rerun finds a regression, BadInput (2) for a
     missing or unreadable lock."""
-    done = _cli.run(["verify", os.fspath(lock), "--json"] + _cli.options_argv(options))
-    document = _cli.parse_json(done)
-    verification = Verification.from_json(document) if isinstance(document, dict) else None
-    _cli.check(done, verification)
-    _cli.forward_stderr(done)
-    return verification
+    return _cli.answer(["verify", os.fspath(lock), "--json"] + _cli.options_argv(options), Verification.from_json)
 
 
 def flags(lock, format="json", **options):
@@ -94,11 +89,12 @@ def flags(lock, format="json", **options):
     ``fallback=True`` gives the spec's default route for a lock that cannot be used (logged),
     ``spec=PATH``, ``audit=PATH``. Raises StaleLock (3), TamperedLock (4) or BadInput (2) when the
     lock cannot be used and no fallback was asked for."""
-    done = _cli.check(_cli.run(["flags", os.fspath(lock), "--format", format] + _cli.options_argv(options)))
+    arguments = ["flags", os.fspath(lock), "--format", format] + _cli.options_argv(options)
+    if format == "json":
+        return _cli.answer(arguments, BuildRoute.from_json)
+    done = _cli.check(_cli.run(arguments))
     _cli.forward_stderr(done)
-    if format != "json":
-        return done.stdout
-    return BuildRoute.from_json(_cli.parse_json(done) or {})
+    return done.stdout
 
 
 @dataclass
@@ -128,9 +124,5 @@ def promote(store, lock, **options):
     (``route=ROUTE``, default the confirmed winner; ``owner=``, ``reason=``, ``review_after="90d"``,
     ``study=NAME`` for a store of several). Raises Failure (1) when the route is refused (the
     Promotion, with every failing case, in .details; no lock written), BadInput (2)."""
-    done = _cli.run(["promote", os.fspath(store), "--lock", os.fspath(lock), "--json"] + _cli.options_argv(options))
-    document = _cli.parse_json(done)
-    promotion = Promotion.from_json(document) if isinstance(document, dict) else None
-    _cli.check(done, promotion)
-    _cli.forward_stderr(done)
-    return promotion
+    arguments = ["promote", os.fspath(store), "--lock", os.fspath(lock), "--json"] + _cli.options_argv(options)
+    return _cli.answer(arguments, Promotion.from_json)

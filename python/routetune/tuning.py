@@ -27,12 +27,9 @@ def tune(spec, progress=True, **options):
         if name in options:
             raise TypeError("tune() sets %s itself; the store is store=" % name)
     arguments = ["tune", os.fspath(spec), "--json"] + _cli.options_argv(options, {"resume": "continue"})
-    done = _cli.run(arguments, echo_stderr=progress)
-    summary = _cli.parse_json(done)
-    study = Study.from_json(summary, *_where(spec, options)) if isinstance(summary, dict) else None
-    _cli.check(done, study)
+    study = _cli.answer(arguments, lambda summary: Study.from_json(summary, *_where(spec, options)), progress)
     if study is None:
-        raise errors.Failure("routetune tune printed no study summary", done.command, done.stderr)
+        raise errors.Failure("routetune tune printed no study summary", arguments)
     return study
 
 

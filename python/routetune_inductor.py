@@ -231,21 +231,26 @@ def check_path(assignments, path):
         raise NotApplicable("; ".join("%s%s does not apply to %s: %s" % (PREFIX, name, path, why) for name, why in refused))
 
 
-def apply_route(config=None, path="jit"):
-    """Sets the route's entries on torch._inductor.config; returns {name: typed value}. Raises
-    NotApplicable when the route sets a knob that does nothing on path."""
-    route = read_route()
+def apply_route(config=None, path="jit", route=None):
+    """Sets the route's entries on torch._inductor.config; returns {name: typed value}. route:
+    {dotted name: value text}, by default read_route()'s. Raises NotApplicable when the route
+    sets a knob that does nothing on path. Every value is converted before any is set, so a
+    route with a bad value sets nothing."""
+    if route is None:
+        route = read_route()
     check_path(route, path)
     if config is None:
         import torch._inductor.config as config
-    applied = {}
+    settings = []
     for name, value in route.items():
         target = config
         parts = name.split(".")
         for part in parts[:-1]:
             target = getattr(target, part)
-        typed = typed_value(value, getattr(target, parts[-1]))
-        setattr(target, parts[-1], typed)
+        settings.append((target, parts[-1], name, typed_value(value, getattr(target, parts[-1]))))
+    applied = {}
+    for target, attribute, name, typed in settings:
+        setattr(target, attribute, typed)
         applied[name] = typed
     return applied
 

@@ -23,6 +23,7 @@ declare -A allowed=(
     [gpt]="study eval store spec search adapters routes core util"
     [report]="study eval store spec search adapters routes core util"
     [cli]="report gpt govern study eval store spec search adapters routes core util"
+    [python]="report study eval store spec search adapters routes core util"
 )
 
 # The folder that implements each public header; error.hpp is allowed everywhere.

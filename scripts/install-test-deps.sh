@@ -13,7 +13,8 @@ packages=(libgtest-dev libgmock-dev libbenchmark-dev
           slurm-wlm munge            # the Slurm job array of workers test (a throwaway single-node cluster)
           tcl                        # tclsh makes SQLite's amalgamation (examples/sqlite/fetch.sh)
           dpkg-dev                   # apt-get source unpacks with dpkg-source (examples/bzip2/fetch.sh)
-          openssh-client)            # ssh-keygen -Y signs and checks locks
+          openssh-client             # ssh-keygen -Y signs and checks locks
+          pybind11-dev python3-pybind11 python3-dev python3-pytest)   # the Python package, its binding and its tests
 # deploy/check-manifests.sh validates the Kubernetes manifest offline with kubectl; any kubectl
 # will do (another package may provide it), so Debian's is installed only when none is there.
 command -v kubectl >/dev/null || packages+=(kubernetes-client)

@@ -44,9 +44,7 @@ std::string render(ReportArguments a) {
         for (const auto& store : a.stores) studies.push_back({load_study_summary(store), load_study_metric(store)});
         return html_report(studies);
     }
-    StoreLocation where(a.stores.at(0), a.store.study);
-    StudySummary summary = load_study_summary(where);
-    return render_summary(summary, a.format, load_study_metric(where), a.wide);
+    return render_stored_study(StoreLocation(a.stores.at(0), a.store.study), a.format, a.wide);
 }
 
 int run(const ReportArguments& a) {

@@ -12,6 +12,7 @@
 #include "search/strategy_registry.hpp"
 #include "store/study_store.hpp"
 #include "eval/study_paths.hpp"
+#include "study/study_runner.hpp"
 #include "util/output_schema.hpp"
 
 namespace routetune::cli {
@@ -19,7 +20,7 @@ namespace routetune::cli {
 namespace {
 
 std::set<std::string> finished_routes(const StudySetup& setup, const TuneOptions& options) {
-    StudyPaths paths = make_study_paths(setup.spec.dir, setup.spec.name, options.cache);
+    StudyPaths paths = study_paths(setup.spec, options);
     if (!std::filesystem::exists(paths.cache))
         throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
                          " (drop --continue to start one, or name its store with --cache)");

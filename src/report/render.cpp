@@ -6,6 +6,8 @@
 #include "report/summary_json.hpp"
 #include "report/table_report.hpp"
 #include "routetune/error.hpp"
+#include "study/study_notes.hpp"
+#include "study/study_runner.hpp"
 
 namespace routetune {
 
@@ -24,6 +26,11 @@ std::string render_summary(const StudySummary& summary, std::string_view format,
     if (format == "html") return html_report(summary, metric);
     throw UsageError("--format: unknown report format \"" + std::string(format) +
                      "\" (valid: " + std::string(report_formats()) + ")");
+}
+
+std::string render_stored_study(const StoreLocation& where, std::string_view format, bool wide) {
+    StudySummary summary = load_study_summary(where);
+    return render_summary(summary, format, load_study_metric(where), wide);
 }
 
 }  // namespace routetune

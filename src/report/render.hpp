@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "routetune/study.hpp"
+#include "store/store_location.hpp"
 
 namespace routetune {
 
@@ -16,5 +17,9 @@ std::string_view report_formats();
 /// format and listing the valid ones.
 std::string render_summary(const StudySummary& summary, std::string_view format,
                            std::string_view metric = "", bool wide = false);
+
+/// The study stored at where in format, with the loss metric its store names: what `report`
+/// prints for one store (and what the Python package reads). UsageError when no study is there.
+std::string render_stored_study(const StoreLocation& where, std::string_view format, bool wide = false);
 
 }  // namespace routetune

@@ -68,8 +68,7 @@ StudyRunner::StudyRunner(StudySetup& setup, TuneOptions options, ProcessRunner& 
       options_(std::move(options)),
       runner_(runner),
       clock_(clock),
-      paths_(make_study_paths(setup.spec.dir, options_.study.empty() ? setup.spec.name : options_.study,
-                              options_.cache)),
+      paths_(study_paths(setup.spec, options_)),
       where_(study_store_location(options_, setup.spec.name, paths_)) {}
 
 StudySummary StudyRunner::run() {

@@ -3,7 +3,6 @@
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
 // --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
 // log beside the store records that the study started, how it ended, and each artifact written.
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -156,9 +155,6 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
     if (limit > 0 && search_end_s >= limit && finished < summary.candidates_total) {
         std::cerr << "routetune: time limit reached (" << format_duration(limit) << "): stopped after " << finished
                   << " evaluations of " << summary.candidates_total << " planned";
-        if (summary.confirmation_reserve_s > 0)
-            std::cerr << ", searching until " << std::lround(summary.wall_s - summary.confirmation_s) << " s to keep "
-                      << std::lround(summary.confirmation_reserve_s) << " s for the confirmation";
         if (pending > 0)
             std::cerr << "; " << pending << (pending == 1 ? " candidate" : " candidates")
                       << " built or building not measured, left pending for `tune --continue`";

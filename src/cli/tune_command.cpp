@@ -3,6 +3,7 @@
 // (--dry-run) or runs the study, showing progress on stderr and the final table (or, with
 // --json, only the summary JSON) on stdout; --output copies the chosen artifact out. The audit
 // log beside the store records that the study started, how it ended, and each artifact written.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>

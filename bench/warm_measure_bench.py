@@ -1,10 +1,12 @@
 """The cost of one Inductor measurement three ways, and the warm process's A/A check (issue 26,
-item 2). NOT RUN YET: needs PyTorch and a GPU; scripts/gpu-issue26.sh runs it on the H200.
+item 2). Needs PyTorch and a GPU; scripts/gpu-issue26.sh runs it on the H200 (figures of
+2026-12-05 in docs/benchmarks.md, issue 26).
 
   python3 bench/warm_measure_bench.py MODEL_DIR OUTDIR [ROUTE]
 
 builds ROUTE (default: the default route) once with examples/inductor_common/workload.py into
-OUTDIR/work (its own TORCHINDUCTOR_CACHE_DIR), then measures that build:
+OUTDIR/work (its own TORCHINDUCTOR_CACHE_DIR), then measures that build, warm first, as each
+line is printed at once (a timeout cuts the slowest modes, fresh and forked, last):
 
   fresh    `python3 workload.py run ...`, a new process each time (twice)
   forked   through routetune's fork server, forked.py (twice; the first starts the server)

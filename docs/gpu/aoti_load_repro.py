@@ -1,7 +1,8 @@
 """Minimal reproduction of issue 26's AOTInductor crash: on an H200 with PyTorch 2.11.0+cu130,
 torch._inductor.aoti_compile_and_package built torchvision ResNet-18's package (57 s, 50 MB), and
 torch._inductor.aoti_load_package on it died with a segmentation fault inside _load_aoti, in a
-fresh process. NOT RUN YET: written without a GPU; scripts/gpu-issue26.sh runs it.
+fresh process. Run on the H200 on 2026-12-05 (scripts/gpu-issue26.sh 1): both the one-layer
+Linear package and ResNet-18's built, and both loads died with SIGSEGV in _load_aoti.
 
   python3 docs/gpu/aoti_load_repro.py OUTDIR
 

@@ -24,8 +24,8 @@ docs/measurement-protocol.md): warm_setup loads the model once, so one process k
 context; warm_run measures one build in it: Dynamo reset, torch._inductor.config restored to
 its defaults, the build's route applied, compiled from the build's cache folder, the same 50
 timed calls as `run`, and the hash of the generated code it loaded, which must come from the
-request's own cache folder and equal the build's. NOT RUN YET: written without PyTorch at
-hand; the H200 run of scripts/gpu-issue26.sh is its first.
+request's own cache folder and equal the build's. Run on the H200 on 2026-12-05 through
+bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
 """
 
 import hashlib

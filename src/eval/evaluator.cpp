@@ -154,7 +154,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
         RouteCheck check = adapter_.check(route, catalog_, applied);
         if (!check.conflicts.empty()) {
             e.status = Status::RouteConflict;
-            e.message = redact_secrets(describe_route_conflicts(check));
+            e.message = describe_route_conflicts(check);
             return built;
         }
     }

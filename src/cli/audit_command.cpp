@@ -12,6 +12,7 @@
 #include "govern/audit_log.hpp"
 #include "govern/override_rate.hpp"
 #include "routetune/error.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -49,7 +50,7 @@ int run(const AuditArguments& a) {
                            {"override_rate", override_rate_json(override_rate(entries))}};
         if (a.verify) out["intact"] = !broken;
         if (broken) out["first_bad"] = {{"line", broken->line}, {"message", broken->message}};
-        std::cout << out.dump(2) << "\n";
+        std::cout << versioned_json_text(out);
     } else {
         for (const auto& e : entries) {
             std::cout << text_of(e.value("time", nlohmann::json(""))) << "  " << text_of(e.value("actor", nlohmann::json("")))

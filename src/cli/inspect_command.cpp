@@ -10,6 +10,7 @@
 #include "govern/artifact_evidence.hpp"
 #include "report/inspect_report.hpp"
 #include "study/artifact_manifest.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -46,7 +47,7 @@ int run_inspect(const InspectOptions& options) {
     if (options.json) {
         nlohmann::ordered_json json = inspect_json(result);
         json["checks"] = checks_json(checks);
-        std::cout << json.dump(2) << "\n";
+        std::cout << versioned_json_text(json);
     } else {
         std::cout << inspect_text(result) << "checks\n";
         for (const auto& check : checks) std::cout << "  " << check_text(check) << "\n";

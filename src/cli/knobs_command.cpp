@@ -16,6 +16,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/error.hpp"
 #include "routetune/spec.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -88,7 +89,7 @@ int run(const KnobsOptions& options) {
         catalog = std::move(kept);
     }
     if (options.json) {
-        std::cout << catalog_to_json(catalog) << "\n";
+        std::cout << versioned_json_text(nlohmann::ordered_json::parse(catalog_to_json(catalog)));
     } else {
         print_table(catalog, std::cout);
     }

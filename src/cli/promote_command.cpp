@@ -12,6 +12,7 @@
 #include "govern/promotion.hpp"
 #include "govern/regression_run.hpp"
 #include "routetune/error.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -58,7 +59,7 @@ int run(PromoteArguments& a, bool has_route, bool has_owner) {
             if (!result.lock.signer.empty()) out["signer"] = result.lock.signer;
             out["overrides_winner"] = e.overrides_winner;
         }
-        std::cout << out.dump(2) << "\n";
+        std::cout << versioned_json_text(out);
     } else if (result.promoted) {
         std::cout << "promoted " << result.route << ": "
                   << speedup_text(e.speedup, e.speedup_ci_low, e.speedup_ci_high) << " over the default in a fresh A/B; "

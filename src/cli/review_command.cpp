@@ -13,6 +13,7 @@
 #include "cli/lock_options.hpp"
 #include "govern/review.hpp"
 #include "routetune/error.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -38,7 +39,7 @@ void print(const ReviewResult& result, const ReviewArguments& a) {
             const auto& c = *result.run->confirmation;
             out["speedup"] = {{"value", c.speedup}, {"ci95", {c.ci_low, c.ci_high}}};
         }
-        std::cout << out.dump(2) << "\n";
+        std::cout << versioned_json_text(out);
         return;
     }
     std::cout << result.recommendation << ": " << a.lock << "\n";

@@ -1,4 +1,5 @@
-// `routetune serve STORE... [--port N] [--host H]`: a live view of running studies. An HTTP
+// `routetune serve STORE... [--study NAME] [--port N] [--host H]`: a live view of running studies
+// (SQLite files, or postgresql:// URLs with --study naming the study, as `report` takes them). An HTTP
 // server (cpp-httplib) answers / with the report page, read from the stores at each request,
 // and /state with a small JSON token the page polls to reload itself when evaluations land.
 // It binds to 127.0.0.1 unless told otherwise (the page shows commands and paths). SIGINT and
@@ -20,6 +21,7 @@ namespace {
 
 struct ServeArguments {
     std::vector<std::string> stores;
+    std::string study;
     std::string host = "127.0.0.1";
     int port = 8765;
     int poll_s = 2;
@@ -37,9 +39,12 @@ void answer(httplib::Response& response, const char* type, Render render) {
 }
 
 int run(const ServeArguments& a) {
-    std::vector<std::filesystem::path> stores(a.stores.begin(), a.stores.end());
-    for (const auto& store : stores)
-        if (!std::filesystem::exists(store)) throw UsageError("no study store at " + store.string());
+    std::vector<StoreLocation> stores;
+    for (const auto& text : a.stores) {
+        StoreLocation store(text, a.study);
+        if (!store.is_postgres() && !std::filesystem::exists(text)) throw UsageError("no study store at " + text);
+        stores.push_back(store);
+    }
     live_state(stores);
     httplib::Server server;
     server.Get("/", [&](const httplib::Request&, httplib::Response& r) {
@@ -81,12 +86,13 @@ int run(const ServeArguments& a) {
 void add_serve_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<ServeArguments>();
     CLI::App* c = app.add_subcommand("serve", "Serve the HTML report of running studies, refreshed as evaluations land");
-    c->add_option("store", a->stores, "the studies' .sqlite files")->required();
+    c->add_option("store", a->stores, "the studies' .sqlite files or postgresql:// URLs")->required();
+    c->add_option("--study", a->study, "the study's name in a database of several (postgresql:// stores)");
     c->add_option("--port", a->port, "TCP port (default 8765; 0: any free port, printed)")->check(CLI::Range(0, 65535));
     c->add_option("--host", a->host, "address to listen on (default 127.0.0.1: this machine only)");
     c->add_option("--poll", a->poll_s, "seconds between the page's checks for new evaluations (default 2)")
         ->check(CLI::Range(1, 3600));
-    c->footer("Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 cannot listen; 2 bad options or no store at a path.");
+    c->footer("Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 cannot listen; 2 bad options or no store at a path (a database that cannot be read answers 503).");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

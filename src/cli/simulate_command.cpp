@@ -19,6 +19,7 @@
 #include "search/sim/simulation.hpp"
 #include "store/study_store.hpp"
 #include "study/study_ledger.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune::cli {
 
@@ -108,7 +109,7 @@ int run(const SimulateOptions& options) {
                               {"expression", expression.text},
                               {"evaluations", record.size()}, {"budget", budget},
                               {"target", options.target},    {"strategies", strategies}};
-        std::cout << out.dump(2) << "\n";
+        std::cout << versioned_json_text(out);
     }
     return 0;
 }

@@ -45,7 +45,6 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
     std::uint64_t budget = setup.spec.search.max_routes;
     nlohmann::ordered_json doc;
     BigCount space = count_candidates(setup.expression, ExpansionMode::Full);
-    doc["schema_version"] = kOutputSchemaVersion;
     doc["mode"] = search;
     doc["expression"] = setup.expression.text;
     doc["space"] = count_number(space);
@@ -76,7 +75,7 @@ int print_dry_run(const StudySetup& setup, const TuneOptions& options, bool json
         doc["note"] = "search " + search + " proposes candidates from the results so far; it lists none in advance";
     }
     if (json) {
-        out << doc.dump(2) << "\n";
+        out << versioned_json_text(doc);
         return 0;
     }
     if (done) out << "# " << done->size() << " finished in the store; remaining:\n";

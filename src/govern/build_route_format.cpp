@@ -12,6 +12,7 @@
 
 #include "routetune/error.hpp"
 #include "util/shell_quote.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune {
 
@@ -105,7 +106,7 @@ std::string json_text(const BuildRoute& r) {
     nlohmann::json out{{"route", r.route},   {"flags", r.flags}, {"environment", r.environment},
                        {"source", r.source}, {"lock", r.lock},   {"spec", r.spec}};
     if (!r.refusal.empty()) out["refusal"] = r.refusal;
-    return out.dump(2) + "\n";
+    return versioned_json_text(out);
 }
 
 }  // namespace

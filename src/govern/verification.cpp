@@ -18,6 +18,7 @@
 #include "routetune/error.hpp"
 #include "util/files.hpp"
 #include "util/sha256.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune {
 
@@ -178,7 +179,7 @@ std::string verification_json(const Verification& verification, const LockStandi
         if (const auto& c = verification.rerun->confirmation)
             out["speedup"] = {{"value", c->speedup}, {"ci95", {c->ci_low, c->ci_high}}};
     }
-    return out.dump(2) + "\n";
+    return versioned_json_text(out);
 }
 
 }  // namespace routetune

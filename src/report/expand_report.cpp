@@ -69,7 +69,6 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     }
     nlohmann::ordered_json doc;
     if (request.json) {
-        doc["schema_version"] = kOutputSchemaVersion;
         doc["mode"] = request.mode;
         doc["adaptive"] = adaptive;
         doc["expression"] = expression.text;
@@ -84,7 +83,7 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     }
     if (request.count_only) {
         if (request.json) {
-            out << doc.dump(2) << "\n";
+            out << versioned_json_text(doc);
         } else {
             out << count.to_string() << "\n";
         }
@@ -105,7 +104,7 @@ int run_expand(const Catalog& catalog, const ExpandRequest& request, std::ostrea
     }
     if (request.json) {
         doc["candidates"] = std::move(candidates);
-        out << doc.dump(2) << "\n";
+        out << versioned_json_text(doc);
     } else if (bound) {
         out << "phase two: at most " << bound->to_string() << " candidates\n";
     }

@@ -7,12 +7,13 @@
 #include "report/html_report.hpp"
 #include "study/study_notes.hpp"
 #include "study/study_runner.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune {
 
 namespace {
 
-std::vector<HtmlStudy> load(const std::vector<std::filesystem::path>& stores) {
+std::vector<HtmlStudy> load(const std::vector<StoreLocation>& stores) {
     std::vector<HtmlStudy> studies;
     for (const auto& store : stores) studies.push_back({load_study_summary(store), load_study_metric(store)});
     return studies;
@@ -20,7 +21,7 @@ std::vector<HtmlStudy> load(const std::vector<std::filesystem::path>& stores) {
 
 }  // namespace
 
-std::string live_page(const std::vector<std::filesystem::path>& stores, int poll_s) {
+std::string live_page(const std::vector<StoreLocation>& stores, int poll_s) {
     auto studies = load(stores);
     HtmlOptions options;
     options.live_poll_s = poll_s;
@@ -28,7 +29,7 @@ std::string live_page(const std::vector<std::filesystem::path>& stores, int poll
     return html_report(studies, options);
 }
 
-std::string live_state(const std::vector<std::filesystem::path>& stores) {
+std::string live_state(const std::vector<StoreLocation>& stores) {
     auto studies = load(stores);
     nlohmann::json out;
     out["state"] = study_state(studies);
@@ -41,7 +42,7 @@ std::string live_state(const std::vector<std::filesystem::path>& stores) {
                                   {"finished", finished},
                                   {"outcome", std::string(to_string(s.summary.outcome))}});
     }
-    return out.dump() + "\n";
+    return versioned_json_text(out, -1);
 }
 
 }  // namespace routetune

@@ -15,6 +15,7 @@
 #include "report/report_row.hpp"
 #include "util/statistics.hpp"
 #include "routetune/error.hpp"
+#include "util/output_schema.hpp"
 
 namespace routetune {
 
@@ -278,7 +279,7 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
 }
 
 std::string summary_json_text(const StudySummary& summary, std::string_view metric, int indent) {
-    return summary_to_json(summary, metric).dump(indent) + "\n";
+    return versioned_json_text(summary_to_json(summary, metric), indent);
 }
 
 StudySummary summary_from_json(const Json& json) {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -127,6 +128,22 @@ private:
     bool reaped_ = false;
     int exit_status_ = 0;
 };
+
+/// The port `routetune serve` printed in log ("serving http://HOST:PORT/"), HOST into host;
+/// -1 when none is printed within 20 s.
+inline int served_port(const fs::path& log, std::string& host) {
+    for (int i = 0; i < 200; ++i) {
+        std::smatch m;
+        std::string text = read_file(log).value_or("");
+        static const std::regex line("serving http://([0-9.]+):([0-9]+)/");
+        if (std::regex_search(text, m, line)) {
+            host = m[1].str();
+            return std::stoi(m[2].str());
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return -1;
+}
 
 /// A fresh scratch copy of tests/fixtures/specs and tests/fakes, laid out as in the source
 /// tree (the specs name their compilers as ../../fakes/...); returns the copied specs folder.

@@ -13,21 +13,6 @@
 namespace routetune::e2e {
 namespace {
 
-// The port serve printed in log ("serving http://HOST:PORT/"), waiting up to 20 s.
-int served_port(const fs::path& log, std::string& host) {
-    for (int i = 0; i < 200; ++i) {
-        std::smatch m;
-        std::string text = read_file(log).value_or("");
-        static const std::regex line("serving http://([0-9.]+):([0-9]+)/");
-        if (std::regex_search(text, m, line)) {
-            host = m[1].str();
-            return std::stoi(m[2].str());
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return -1;
-}
-
 // True when /proc/net/tcp lists a socket listening on 127.0.0.1:port (and none elsewhere).
 bool listens_on_loopback_only(int port) {
     std::ifstream tcp("/proc/net/tcp");

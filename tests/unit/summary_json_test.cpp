@@ -79,7 +79,7 @@ TEST(SummaryJson, EveryEvaluationHasItsSpeedupAndATwinNamesWhatItEquals) {
 TEST(SummaryJson, TextIsIndentedAndEndsInNewline) {
     std::string text = summary_json_text(testing::sample_summary(), "rel_l2");
     ASSERT_GT(text.size(), 20u);
-    EXPECT_EQ(text.substr(0, 22), "{\n  \"study\": \"matmul\",");
+    EXPECT_EQ(text.substr(0, 45), "{\n  \"schema_version\": 1,\n  \"study\": \"matmul\",");
     EXPECT_EQ(text.back(), '\n');
     EXPECT_EQ(summary_json_text(testing::sample_summary(), "", -1).find('\n'),
               summary_json_text(testing::sample_summary(), "", -1).size() - 1);

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "gcc_landscape/gcc_landscape.hpp"
 #include "search/search_space.hpp"
 #include "search/sim/simulation.hpp"
 #include "search/sim/synthetic_landscape.hpp"
@@ -130,6 +131,64 @@ double print_missing(const std::vector<Observation>& history, const Pick& pick, 
     }
     print_costly(pick, landscape);
     Route optimum = landscape.best_route();
+    std::vector<std::pair<double, std::string>> differ;
+    double pick_time = landscape.true_time(pick.route);
+    for (const Axis& axis : landscape.expression().axes) {
+        auto want = optimum.get(axis.knob), held = pick.route.get(axis.knob);
+        if (want == held) continue;
+        Route with = pick.route;
+        if (want) with.set(axis.knob, *want);
+        else with.erase(axis.knob);
+        std::size_t tried = 0, built = 0;
+        for (const auto& obs : history)
+            if (obs.route.get(axis.knob) == want) ++tried, built += obs.status == Status::Ok;
+        differ.emplace_back(std::log(pick_time / landscape.true_time(with)),
+                            axis.knob + "=" + (want ? *want : "default") + " (pick " + (held ? *held : "default") + ", " +
+                                std::to_string(built) + "/" + std::to_string(tried) + " Ok)");
+    }
+    std::sort(differ.rbegin(), differ.rend());
+    for (const auto& rule : landscape.interactions()) {
+        bool in_pick = true, in_optimum = true;
+        for (const auto& [knob, value] : rule.members) {
+            in_pick &= pick.route.get(knob) == value;
+            in_optimum &= optimum.get(knob) == value;
+        }
+        if (in_pick || !in_optimum) continue;
+        std::fprintf(stderr, "  interaction of the optimum the pick lacks (%.3f):", rule.log_effect);
+        for (const auto& [knob, value] : rule.members) {
+            std::size_t tried = 0, built = 0;
+            for (const auto& obs : history)
+                if (obs.route.get(knob) == value) ++tried, built += obs.status == Status::Ok;
+            auto held = pick.route.get(knob);
+            std::fprintf(stderr, " %s=%s (pick %s, %zu/%zu Ok)", knob.c_str(), value.c_str(), held ? held->c_str() : "default", built, tried);
+        }
+        std::fprintf(stderr, "\n");
+    }
+    if (const char* trace = std::getenv("TRACE_VALUE")) {
+        std::string text = trace;
+        auto eq = text.find('=');
+        std::string knob = text.substr(0, eq), value = text.substr(eq + 1);
+        for (std::size_t i = 0; i < history.size(); ++i)
+            if (history[i].route.get(knob) == value) {
+                std::fprintf(stderr, "TRACE %zu %s %.4f true %.4f changes %zu:", i, std::string(to_string(history[i].status)).c_str(),
+                             history[i].median_s, landscape.true_time(history[i].route), history[i].route.assignments().size());
+                double t = landscape.true_time(history[i].route);
+                for (const auto& [k, v] : history[i].route.assignments()) {
+                    Route w = history[i].route;
+                    w.erase(k);
+                    double c = std::log(t / landscape.true_time(w));
+                    if (std::abs(c) > 0.008) std::fprintf(stderr, " %s=%s %.3f", k.c_str(), v.c_str(), c);
+                }
+                std::fprintf(stderr, "\n");
+            }
+    }
+    double moves = 0;
+    for (const auto& d : differ) moves += std::max(0.0, d.first);
+    std::fprintf(stderr, "  %zu knobs differ from the optimum; the moves to its values that gain, summed: %.4f (log of optimum / pick %.4f):",
+                 differ.size(), moves, std::log(landscape.best_speedup() / pick.true_speedup));
+    for (std::size_t i = 0; i < std::min<std::size_t>(differ.size(), 8); ++i)
+        std::fprintf(stderr, " %s %.4f", differ[i].second.c_str(), differ[i].first);
+    std::fprintf(stderr, "\n");
     double unheld = landscape.needle_log_gain(optimum) - landscape.needle_log_gain(pick.route);
     std::fprintf(stderr, "  needles (synergies with 2+ members on enum knobs): %.4f of the optimum's log gain %.4f; the pick holds %.4f; "
                  "without more of them at most %.3f of the optimum\n", landscape.needle_log_gain(optimum),
@@ -140,7 +199,9 @@ double print_missing(const std::vector<Observation>& history, const Pick& pick, 
 /// The landscape of shape (classic, wide, or wide-clean: wide without the values that fail,
 /// are inaccurate or cost time, i.e. what growth could reach if it knew them all in advance).
 LandscapeOptions landscape_options(const std::string& shape, std::size_t knobs, std::uint64_t seed) {
-    LandscapeOptions options = shape == "classic" ? LandscapeOptions{} : LandscapeOptions::wide(knobs, seed);
+    LandscapeOptions options = shape == "classic"        ? LandscapeOptions{}
+                               : shape == "wide-needles" ? LandscapeOptions::wide_needles(knobs, seed)
+                                                         : LandscapeOptions::wide(knobs, seed);
     options.knobs = knobs;
     options.seed = seed;
     if (shape == "wide-clean") {
@@ -150,6 +211,12 @@ LandscapeOptions landscape_options(const std::string& shape, std::size_t knobs, 
         options.harmful = 0;
     }
     return options;
+}
+
+/// The landscape of shape and seed: a modelled GCC one (gcc, gcc-thin) or a synthetic one.
+SyntheticLandscape make_landscape(const std::string& shape, std::size_t knobs, std::uint64_t seed) {
+    if (is_gcc_kind(shape)) return gcc_landscape(shape, seed);
+    return SyntheticLandscape(landscape_options(shape, knobs, seed));
 }
 
 /// Answers route queries on stdin for an outside tuner; see the usage above.
@@ -226,12 +293,12 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (shape != "classic" && shape != "wide" && shape != "wide-clean") {
-        std::fprintf(stderr, "unknown shape %s (classic, wide or wide-clean)\n", shape.c_str());
+    if (shape != "classic" && shape != "wide" && shape != "wide-clean" && shape != "wide-needles" && !is_gcc_kind(shape)) {
+        std::fprintf(stderr, "unknown shape %s (classic, wide, wide-needles, wide-clean, gcc or gcc-thin)\n", shape.c_str());
         return 2;
     }
     if (serve != 0) {
-        return serve_landscape(SyntheticLandscape(landscape_options(shape, knobs, serve)));
+        return serve_landscape(make_landscape(shape, knobs, serve));
     }
     std::vector<std::string> strategies;
     std::stringstream split(list);
@@ -242,13 +309,14 @@ int main(int argc, char** argv) {
     std::vector<double> optimum_changes;
     std::vector<MinimalRow> minimal_rows;
     for (std::size_t s = 1; s <= seeds; ++s) {
-        landscapes.emplace_back(landscape_options(shape, knobs, s));
+        landscapes.push_back(make_landscape(shape, knobs, s));
         optimum_changes.push_back(static_cast<double>(landscapes.back().essential_route().assignments().size()));
         fast_builds += 1.0 + static_cast<double>(SearchSpace(landscapes.back().expression()).single_changes());
         best_speedups += landscapes.back().best_speedup();
     }
     fast_builds /= static_cast<double>(seeds);
     if (budget == 0) budget = static_cast<std::size_t>(fast_builds * 1.5);
+    if (is_gcc_kind(shape)) knobs = landscapes.front().expression().axes.size();
     std::printf("landscapes: %zu knobs, %zu seeds; fast needs %.1f builds on average; best known speedup %.3f on average\n",
                 knobs, seeds, fast_builds, best_speedups / static_cast<double>(seeds));
     std::printf("target: %.0f%% of the best known speedup; budget %zu builds per run\n\n", target * 100, budget);

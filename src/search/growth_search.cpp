@@ -31,6 +31,7 @@
 #include <unordered_set>
 
 #include "search/search_rng.hpp"
+#include "util/text.hpp"
 
 namespace routetune {
 
@@ -140,7 +141,37 @@ struct GrowthSearch::State {
 };
 
 GrowthSearch::GrowthSearch(const SearchSpace& space, std::vector<std::size_t> dims, std::uint64_t seed)
-    : space_(space), dims_(std::move(dims)), seed_(seed) {}
+    : space_(space), dims_(std::move(dims)), seed_(seed), integer_(space.dimensions()) {
+    for (std::size_t d : dims_) integer_[d] = integer_knob(d);
+}
+
+std::optional<GrowthSearch::IntegerKnob> GrowthSearch::integer_knob(std::size_t d) const {
+    std::vector<std::pair<long long, std::uint32_t>> order;
+    for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
+        auto number = parse_integer(c == 0 ? space_.default_value(d) : space_.value(d, c));
+        if (!number) return std::nullopt;
+        order.emplace_back(*number, c);
+    }
+    if (order.size() < 3) return std::nullopt;
+    std::sort(order.begin(), order.end());
+    std::size_t def = 0;
+    while (order[def].second != 0) ++def;
+    std::size_t low = def == 0 ? 1 : 0, high = def == order.size() - 1 ? order.size() - 2 : order.size() - 1;
+    std::size_t below = def - std::min(def, low), above = high > def ? high - def : 0;
+    bool high_first = above != below ? above > below : SearchRng(seed_, 0x6578747265ULL + d).below(2) == 0;
+    return high_first ? IntegerKnob{order[high].second, order[low].second} : IntegerKnob{order[low].second, order[high].second};
+}
+
+std::size_t GrowthSearch::tier(std::uint64_t key) const { return integer_[dim_of(key)] ? 1 : 0; }
+
+void GrowthSearch::order_pool(std::vector<Key>& values) const {
+    auto rank = [&](Key key) {
+        const auto& knob = integer_[dim_of(key)];
+        if (!knob) return 0;
+        return choice_of(key) == knob->first ? 1 : choice_of(key) == knob->second ? 2 : 3;
+    };
+    std::stable_sort(values.begin(), values.end(), [&](Key a, Key b) { return rank(a) < rank(b); });
+}
 
 void GrowthSearch::next_round(State& state) const {
     ++state.round;
@@ -153,6 +184,7 @@ void GrowthSearch::next_round(State& state) const {
             if (c != now[d] && !state.blamed.count(key_of(d, c))) values.push_back(key_of(d, c));
     SearchRng rng(seed_, 0x67726f77ULL + static_cast<std::uint64_t>(state.round));
     for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(i)]);
+    order_pool(values);
     state.pool.assign(values.begin(), values.end());
 }
 
@@ -161,7 +193,7 @@ GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point&
     const Observation* origin = taken.finished_observation(start);
     state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin)});
     SearchRng rng(seed_, 0x67726f77ULL);
-    std::vector<Key> first, later;
+    std::vector<Key> first, later, later_tier;
     for (std::size_t d : dims_) {
         std::vector<Key> values;
         for (std::uint32_t c = 1; c < space_.choices(d); ++c)
@@ -170,10 +202,14 @@ GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point&
         std::size_t pick = start[d] == 0 ? rng.below(values.size()) : values.size();
         for (std::size_t i = 0; i < values.size(); ++i) (i == pick ? first : later).push_back(values[i]);
     }
-    for (auto* list : {&first, &later}) {
+    for (auto* list : {&first, &later})
         for (std::size_t i = list->size(); i > 1; --i) std::swap((*list)[i - 1], (*list)[rng.below(i)]);
-        state.pool.insert(state.pool.end(), list->begin(), list->end());
-    }
+    std::vector<Key> values;
+    for (auto* list : {&first, &later})
+        for (Key k : *list) (tier(k) == 0 ? values : later_tier).push_back(k);
+    order_pool(later_tier);
+    values.insert(values.end(), later_tier.begin(), later_tier.end());
+    state.pool.assign(values.begin(), values.end());
     std::vector<bool> growable(space_.dimensions(), false);
     for (std::size_t d : dims_) growable[d] = true;
     for (const auto& entry : taken.finished) {
@@ -261,22 +297,31 @@ std::vector<Point> GrowthSearch::propose(const PointHistory& taken, const Point&
         in_flight.insert(keys.begin(), keys.end());
         return true;
     };
-    while (out.size() < max_count) {
-        std::vector<Key> keys;
-        Point point = next_group(state, in_flight, keys);
-        if (!offer(point, keys)) break;
-    }
     std::vector<const std::vector<Key>*> largest_first;
     for (const auto& group : state.suspects) largest_first.push_back(&group);
     std::stable_sort(largest_first.begin(), largest_first.end(),
                      [](const auto* a, const auto* b) { return a->size() > b->size(); });
-    for (const auto* group : largest_first) {
-        if (out.size() >= max_count) break;
-        std::vector<Key> half = first_half(*group);
-        if (busy(half)) continue;
-        Point point = incumbent;
-        for (Key k : half) point[dim_of(k)] = choice_of(k);
-        offer(point, half);
+    std::vector<bool> tried(largest_first.size(), false);
+    auto halve = [&](std::size_t fresh_tier) {  // the largest suspect group of a tier below fresh_tier
+        for (std::size_t i = 0; i < largest_first.size(); ++i) {
+            const std::vector<Key>& group = *largest_first[i];
+            if (tried[i] || std::none_of(group.begin(), group.end(), [&](Key k) { return tier(k) < fresh_tier; })) continue;
+            tried[i] = true;
+            std::vector<Key> half = first_half(group);
+            if (busy(half)) continue;
+            Point point = incumbent;
+            for (Key k : half) point[dim_of(k)] = choice_of(k);
+            if (offer(point, half)) return true;
+        }
+        return false;
+    };
+    while (out.size() < max_count) {
+        std::vector<Key> keys;
+        Point point = next_group(state, in_flight, keys);
+        std::size_t fresh_tier = std::numeric_limits<std::size_t>::max();
+        for (Key k : keys) fresh_tier = std::min(fresh_tier, tier(k));
+        if (halve(point == incumbent ? std::numeric_limits<std::size_t>::max() : fresh_tier)) continue;
+        if (!offer(point, keys) && !halve(std::numeric_limits<std::size_t>::max())) break;
     }
     return out;
 }

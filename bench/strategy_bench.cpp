@@ -39,6 +39,7 @@
 #include "search/sim/simulation.hpp"
 #include "search/sim/synthetic_landscape.hpp"
 #include "study/removal_judge.hpp"
+#include "study/change_blocks.hpp"
 #include "study/route_minimizer.hpp"
 
 using namespace routetune;
@@ -276,6 +277,7 @@ int main(int argc, char** argv) {
     double target = 0.95, judge_sd = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
+    bool history_order = !std::getenv("NO_HISTORY_ORDER"), minimize_cap = !!std::getenv("MINIMIZE_CAP");
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--knobs")) knobs = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--seeds")) seeds = std::strtoul(argv[i + 1], nullptr, 10);
@@ -346,7 +348,17 @@ int main(int argc, char** argv) {
             if (diagnose) needle_ceilings.push_back(print_missing(run.history, pick, landscape));
             double noise_sd = judge_sd > 0 ? judge_sd : landscape_options(shape, knobs, s).noise_sd;
             std::size_t rounds = 0;
-            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape, noise_sd, s, rounds), max_trials);
+            std::size_t trials = minimize_cap ? std::min(max_trials, budget / 5) : max_trials;
+            std::vector<ChangeBlock> order = history_order ? change_blocks(pick.route, Route{}, run.history) : std::vector<ChangeBlock>{};
+            if (std::getenv("BLOCK_DEBUG")) {
+                std::size_t paid = 0, paid_knobs = 0, unpaid_knobs = 0;
+                for (const auto& b : order) { paid += b.paid; (b.paid ? paid_knobs : unpaid_knobs) += b.knobs.size(); }
+                std::fprintf(stderr, "blocks %zu paid %zu (%zu knobs) unpaid knobs %zu; unpaid removal costs %.4f\n", order.size(), paid, paid_knobs, unpaid_knobs,
+                    [&] { Route r = pick.route; for (const auto& b : order) if (!b.paid) for (const auto& k : b.knobs) r.erase(k); return std::log(landscape.true_time(r) / landscape.true_time(pick.route)); }());
+                for (const auto& b : order) if (b.paid) std::fprintf(stderr, " [%zu %.3f]", b.knobs.size(), b.gain);
+                std::fprintf(stderr, "\n");
+            }
+            MinimizedRoute minimal = minimize_route(pick.route, Route{}, order, costs_time(landscape, noise_sd, s, rounds), trials);
             minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
             minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());
             minimal_trials.push_back(static_cast<double>(minimal.trials));

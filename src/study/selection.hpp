@@ -15,6 +15,14 @@ namespace routetune {
 std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& evaluations,
                                                 const Evaluation& default_evaluation, double min_gain, int top);
 
+/// The Ok evaluations the confirmation will take, in one rule for the confirmation and the
+/// artifact keeper (so that no artifact it needs is dropped): with an Ok default,
+/// confirmation_candidates (ties in median go to the earlier evaluation); with a default that
+/// failed, the fastest eligible route alone (fastest_eligible); with no default yet, every Ok
+/// evaluation (nothing can be ruled out).
+std::vector<Evaluation> routes_to_confirm(const std::vector<Evaluation>& evaluations,
+                                          const std::optional<Evaluation>& default_evaluation, double min_gain, int top);
+
 /// A confirmation from interleaved samples: speedup = median(default) / median(candidate) with
 /// its bootstrap 95% interval.
 Confirmation make_confirmation(const Route& route, const std::vector<double>& default_samples,

@@ -76,7 +76,7 @@ StudySummary StudyRunner::run() {
     if (notice_ && !store->moved_aside_to().empty())
         notice_("an earlier study was at " + store->location() + "; moved it aside to " + store->moved_aside_to() +
                 " (use --continue to resume a study instead)");
-    ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
+    ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top, spec.timing.min_gain);
     StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_));
     ledger.on_progress(progress_);
     ledger.load();
@@ -157,7 +157,7 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
                 minimization_progress_(p);
             });
         }
-        minimizer.shrink(outcome, *ledger.default_evaluation());
+        minimizer.shrink(outcome, *ledger.default_evaluation(), ledger.evaluations());
     }
     if (interrupt_requested())
         throw Interrupted("during the confirmation; " + ledger.remaining_text(where_.redacted()));

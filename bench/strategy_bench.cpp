@@ -228,7 +228,9 @@ int serve_landscape(const SyntheticLandscape& landscape) {
     for (const Axis& axis : landscape.expression().axes) {
         std::vector<std::string> values;
         for (std::uint64_t i = 0; i < axis.values.size(); ++i) values.push_back(axis.values.at(i));
-        space["knobs"].push_back({{"name", axis.knob}, {"default", axis.default_value}, {"values", values}});
+        std::string unset = axis.default_value;  // a knob whose default is not a value: a stand-in for "left out"
+        if (!axis.values.contains(unset)) values.insert(values.begin(), unset = "(default)");
+        space["knobs"].push_back({{"name", axis.knob}, {"default", unset}, {"values", values}});
     }
     std::printf("%s\n", space.dump().c_str());
     std::fflush(stdout);
@@ -273,7 +275,7 @@ struct MinimalRow {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0;
+    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0, batch = 1;
     double target = 0.95, judge_sd = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
@@ -289,6 +291,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--minimize-trials")) max_trials = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--judge-sd")) judge_sd = std::strtod(argv[i + 1], nullptr);
         else if (!std::strcmp(argv[i], "--pick-at")) pick_builds = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--batch")) batch = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -335,6 +338,7 @@ int main(int argc, char** argv) {
             options.budget = budget;
             options.seeds = {s};
             options.target = target;
+            options.batch = batch;
             Oracle oracle = [&](const Route& route) { return landscape.evaluate(route); };
             SimulationReport report = simulate(name, landscape.expression(), oracle, landscape.best_speedup(), options);
             const SimulationRun& run = report.runs.front();

@@ -23,15 +23,20 @@ std::string read_fixture(const std::string& name) {
 
 std::string gcc12_fixtures() { return std::string(ROUTETUNE_SOURCE_DIR) + "/tests/fixtures/gcc12"; }
 
-const Expression& gcc12_star_tilde() {
-    static const Expression expression = [] {
-        Catalog catalog;
-        for (auto& knob : parse_gcc_optimizers(read_fixture("optimizers-O2.txt"))) catalog.add(knob);
-        for (auto& knob : parse_gcc_params(read_fixture("params.txt"))) catalog.add(knob);
-        for (auto& knob : parse_gcc_target(read_fixture("target.txt"))) catalog.add(knob);
-        catalog.add(make_gcc_opt_level_knob({"-O2"}));
-        return parse_expression("*=~", catalog);
+const Catalog& gcc12_catalog() {
+    static const Catalog catalog = [] {
+        Catalog parsed;
+        for (auto& knob : parse_gcc_optimizers(read_fixture("optimizers-O2.txt"))) parsed.add(knob);
+        for (auto& knob : parse_gcc_params(read_fixture("params.txt"))) parsed.add(knob);
+        for (auto& knob : parse_gcc_target(read_fixture("target.txt"))) parsed.add(knob);
+        parsed.add(make_gcc_opt_level_knob({"-O2"}));
+        return parsed;
     }();
+    return catalog;
+}
+
+const Expression& gcc12_star_tilde() {
+    static const Expression expression = parse_expression("*=~", gcc12_catalog());
     return expression;
 }
 

@@ -15,7 +15,10 @@ namespace routetune {
 /// The catalog text folder (tests/fixtures/gcc12 of this checkout).
 std::string gcc12_fixtures();
 
-/// `*=~` over GCC 12's catalog as parsed from gcc12_fixtures() (base -O2), no host-ISA filter.
+/// GCC 12's catalog as parsed from gcc12_fixtures() (base -O2), no host-ISA filter.
+const Catalog& gcc12_catalog();
+
+/// `*=~` over gcc12_catalog().
 const Expression& gcc12_star_tilde();
 
 /// True for the kinds gcc_landscape knows: "gcc" (many small gains of 1-5%) and "gcc-thin"

@@ -33,7 +33,9 @@
 // the incumbent takes every value that builds and does not cost time, group by group, and a
 // group that fails or is slower is halved until its culprit is alone, so that values that pay
 // only together (pairs, triples) meet in one route; a screening group holds a given pair with a
-// probability of about (group / knobs)^2. The model phase starts when growth is done. Growth
+// probability of about (group / knobs)^2. While growth has nothing to propose but builds are in
+// flight (its groups, or the second stage it starts from), auto waits for them; the model phase
+// starts when growth is done. Growth
 // makes winners large; `tune --minimize` shrinks them afterwards.
 // Small spaces (32 points or fewer) are enumerated. The anchor is a function of the first
 // stage's results and the draws are seeded by (seed, observations so far), so --continue
@@ -109,7 +111,7 @@ public:
             for (const Point& point : build) accept(point);
             if (start)
                 for (const Point& point : growth_.propose(taken, *start, max_count)) accept(point);
-            if (!out.empty()) return out;
+            if (!out.empty() || pending(taken)) return out;  // growth waits for its builds in flight
         }
         const Observation* reference = taken.finished_observation(space_.baseline());
         if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
@@ -379,6 +381,12 @@ private:
             ++made;
         }
         return point;
+    }
+
+    /// True when an evaluation is in flight.
+    static bool pending(const PointHistory& taken) {
+        return std::any_of(taken.taken.begin(), taken.taken.end(),
+                           [](const auto& entry) { return entry.second->status == Status::Pending; });
     }
 
     /// Failed evaluations at the end of the history (since the last Ok one).

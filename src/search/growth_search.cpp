@@ -44,6 +44,7 @@ constexpr std::size_t kBasesSearched = 4;  // a result is read against this many
 constexpr double kTolerance = 2.5;  // slower: beyond this many sd of the difference from the base
 constexpr double kStepSd = 0.015;   // how far a clean group moves the incumbent's log time, a priori
 constexpr double kFallbackHalfWidth = 0.01;
+constexpr double kHalfWidthSds = 1.5;  // an interval's half width, in sd: a median's interval from 3-5 repeats covers 75-94%
 constexpr std::size_t kSmallSuspect = 3;  // a later pass starts when no suspect group is larger
 constexpr int kRounds = 2;  // passes over the values; a later pass retries those not held, in new company
 
@@ -51,11 +52,28 @@ Key key_of(std::size_t d, std::uint32_t c) { return (static_cast<Key>(d) << 32) 
 std::size_t dim_of(Key key) { return static_cast<std::size_t>(key >> 32); }
 std::uint32_t choice_of(Key key) { return static_cast<std::uint32_t>(key & 0xffffffffULL); }
 
-/// The variance of obs's measured log time, from its interval (a fallback when it has none).
-double measurement_variance(const Observation& obs) {
-    double half = obs.ci_low_s > 0 && obs.ci_high_s > obs.ci_low_s ? std::log(obs.ci_high_s / obs.ci_low_s) / 2
-                                                                   : kFallbackHalfWidth;
-    return (half / 1.96) * (half / 1.96);
+/// The half width of obs's interval in log time, or 0 when it has none.
+double half_width(const Observation& obs) {
+    return obs.ci_low_s > 0 && obs.ci_high_s > obs.ci_low_s ? std::log(obs.ci_high_s / obs.ci_low_s) / 2 : 0.0;
+}
+
+/// The variance of a measured log time: from the larger of obs's own interval and typical (the
+/// median interval of the history: an interval from a few repeats can be narrow by chance, and
+/// a tolerance built on it would call a group slower on noise alone).
+double measurement_variance(const Observation& obs, double typical) {
+    double half = std::max(half_width(obs), typical);
+    if (half <= 0) half = kFallbackHalfWidth;
+    return (half / kHalfWidthSds) * (half / kHalfWidthSds);
+}
+
+/// The median half width of the Ok observations of taken.
+double typical_half_width(const PointHistory& taken) {
+    std::vector<double> halves;
+    for (const auto& entry : taken.finished)
+        if (entry.observation->status == Status::Ok && half_width(*entry.observation) > 0) halves.push_back(half_width(*entry.observation));
+    if (halves.empty()) return 0;
+    std::nth_element(halves.begin(), halves.begin() + static_cast<std::ptrdiff_t>(halves.size() / 2), halves.end());
+    return halves[halves.size() / 2];
 }
 
 std::vector<Key> first_half(const std::vector<Key>& group) {
@@ -87,6 +105,7 @@ struct GrowthSearch::State {
     std::vector<Key> merge;                   // clean values not yet in the incumbent
 
     int round = 1;
+    double typical = 0;  // the median half width of the history's intervals (log time)
 
     const Point& incumbent() const { return chain.back().point; }
     /// True when a suspect group is larger than kSmallSuspect.
@@ -191,7 +210,8 @@ void GrowthSearch::next_round(State& state) const {
 GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point& start) const {
     State state;
     const Observation* origin = taken.finished_observation(start);
-    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin)});
+    state.typical = typical_half_width(taken);
+    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin, state.typical)});
     SearchRng rng(seed_, 0x67726f77ULL);
     std::vector<Key> first, later, later_tier;
     for (std::size_t d : dims_) {
@@ -240,7 +260,7 @@ void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const st
     const Observation& obs = *entry.observation;
     bool ok = obs.status == Status::Ok && obs.median_s > 0;
     double slower = ok ? std::log(obs.median_s) - base.log_time : std::numeric_limits<double>::infinity();
-    double tolerance = kTolerance * std::sqrt(base.variance + (ok ? measurement_variance(obs) : 0.0));
+    double tolerance = kTolerance * std::sqrt(base.variance + (ok ? measurement_variance(obs, state.typical) : 0.0));
     bool swap = std::any_of(changes.begin(), changes.end(), [&](Key k) { return base.point[dim_of(k)] != 0; });
     std::vector<Key> fresh;
     for (Key k : changes) {
@@ -251,7 +271,13 @@ void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const st
         state.narrow_after_clean(fresh);
         if (!swap || slower <= 0) accept(state, base_index, entry, changes);
     } else {
-        if (fresh.size() < changes.size()) state.merge.clear();  // a merged value may be the culprit here
+        if (fresh.size() < changes.size()) {  // a merged value may conflict with the new incumbent: try it again in new company
+            for (Key k : state.merge) {
+                state.left.erase(k);
+                state.pool.push_front(k);
+            }
+            state.merge.clear();
+        }
         state.reject(fresh);
     }
 }
@@ -262,7 +288,7 @@ void GrowthSearch::accept(State& state, std::size_t base_index, const PointHisto
     if (base_index + 1 == state.chain.size()) {
         const Observation& obs = *entry.observation;
         const State::Base& last = state.chain.back();
-        double prior = last.variance + kStepSd * kStepSd, noise = measurement_variance(obs);
+        double prior = last.variance + kStepSd * kStepSd, noise = measurement_variance(obs, state.typical);
         double gain = prior / (prior + noise);
         state.chain.push_back({entry.point, last.log_time + gain * (std::log(obs.median_s) - last.log_time),
                                (1 - gain) * prior});

@@ -16,7 +16,11 @@
 // halves before smaller ones: the values a build tests fall with every cut. The first pass
 // takes one value per knob, in a seeded order; later values of a knob replace the incumbent's
 // value (a swap) only when that is not slower at all, so a value that gains is not swapped out
-// by noise. Groups hold values of one kind (new knobs or swaps) and at most one value per knob.
+// by noise. Groups hold values of one kind (new knobs or swaps) and of one tier, and at most one
+// value per knob. Integer knobs (sizes, thresholds, counts: they act smoothly, so their values
+// do much the same) form a later tier than flags and names: they are screened after them, each
+// from its extreme farthest from the default, and a suspect group of flags is cut before a new
+// group of integer knobs is built.
 // When every value has been tried, a second pass retries those the incumbent does not hold, in
 // new company. Everything is replayed from the history on every call: a finished evaluation is
 // read as a test of the values in which it differs from the latest incumbents (the nearest of
@@ -365,13 +369,13 @@ Point GrowthSearch::next_group(const State& state, const std::unordered_set<Key>
         keys.push_back(k);
     }
     std::size_t fresh = 0;
-    int kind = -1;  // 0: knobs the incumbent leaves at their default; 1: swaps
+    int kind = -1;  // 0: knobs the incumbent leaves at their default; 1: swaps (of one tier)
     for (Key k : state.pool) {
         if (fresh == kGroup) break;
         std::size_t d = dim_of(k);
         if (used[d] || state.left.count(k) || state.blamed.count(k) || in_flight.count(k)) continue;
         if (incumbent[d] == choice_of(k)) continue;
-        int this_kind = incumbent[d] != 0 ? 1 : 0;
+        int this_kind = (incumbent[d] != 0 ? 1 : 0) + 2 * static_cast<int>(tier(k));
         if (kind == -1) kind = this_kind;
         if (this_kind != kind) continue;
         point[d] = choice_of(k);

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -223,6 +225,75 @@ TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
         Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
         EXPECT_NE(space.route(grown).get("-e"), first_e->route.get("-e")) << "seed " << seed << ": the swap took its place";
     }
+}
+
+}  // namespace
+}  // namespace routetune
+
+namespace routetune {
+namespace {
+
+// `flags` on/off knobs -kNN (default off), then `ints` integer knobs -pN over 0, 2, 4, 16, 32, 128
+// with default 8.
+Expression flags_and_ints(int flags, int ints) {
+    std::vector<Axis> extra;
+    for (int p = 0; p < ints; ++p) extra.push_back(axis("-p" + std::to_string(p), {"0", "2", "4", "16", "32", "128"}, "8"));
+    return expression(flags, extra);
+}
+
+TEST(GrowthSearch, IntegerKnobsComeAfterTheFlagsAndTheirFarthestValueFirst) {
+    // 40 flags, one of which fails; 6 integer knobs. No build changes an integer knob before
+    // every flag is settled (the failing one alone blamed); then each integer knob's first value
+    // is its extreme farthest from the default in rank (128: three steps above 8, 0 three below:
+    // a seeded coin, so 0 or 128), its second the other extreme.
+    SearchSpace space(flags_and_ints(40, 6));
+    auto factor = [](const Route& r) { return r.get("-k17") == "on" ? 0.0 : 1.0; };
+    SearchHistory history = grow(space, factor, 3, 60);
+    bool flags_settled = false;
+    std::map<std::string, std::vector<std::string>> tried;  // int knob -> values in the order first tried
+    for (const auto& obs : history.observations) {
+        bool touches_int = false;
+        for (const auto& [knob, value] : obs.route.assignments()) {
+            if (knob[1] != 'p') continue;
+            touches_int = true;
+            auto& order = tried[knob];
+            if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
+        }
+        if (touches_int) EXPECT_TRUE(flags_settled) << "an integer knob before the flags were settled";
+        if (obs.status == Status::Ok && obs.route.assignments().size() >= 39 && !obs.route.get("-k17")) flags_settled = true;
+    }
+    ASSERT_EQ(tried.size(), 6u);
+    for (const auto& [knob, order] : tried) {
+        ASSERT_GE(order.size(), 2u) << knob;
+        EXPECT_TRUE((order[0] == "0" && order[1] == "128") || (order[0] == "128" && order[1] == "0")) << knob << " " << order[0];
+    }
+}
+
+TEST(GrowthSearch, ATolerenceIsNotBuiltOnIntervalsNarrowByChance) {
+    // The history's intervals are +-1% (five builds of -z, a knob growth does not change), but
+    // the start's and the groups' are +-0.05% (three repeats that happened to agree). Groups
+    // measure 2% slower by noise: with their own intervals the tolerance would call them slower
+    // and cut them; with the history's typical width they join.
+    std::vector<Axis> extra{axis("-z", {"a", "b", "c", "d", "e", "f"}, "a")};
+    SearchSpace space(expression(32, extra));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d + 1 < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 1);
+    auto narrow = [](const Route& route, double median) {
+        Observation obs = ok(route, median);
+        obs.ci_low_s = median * 0.9995, obs.ci_high_s = median * 1.0005;
+        return obs;
+    };
+    SearchHistory history;
+    history.observations.push_back(narrow(Route{}, 1.0));
+    for (const char* z : {"b", "c", "d", "e", "f"}) history.observations.push_back(ok(Route::parse(std::string("-z=") + z), 1.0));
+    for (int i = 0; i < 2; ++i) {
+        auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+        ASSERT_EQ(points.size(), 1u);
+        history.observations.push_back(narrow(space.route(points.front()), 1.02));
+    }
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+    EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
 }
 
 }  // namespace

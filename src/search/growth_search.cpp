@@ -280,8 +280,9 @@ void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const st
         if (!swap || slower <= 0) accept(state, base_index, entry, changes);
     } else {
         if (fresh.size() < changes.size()) {  // a merged value may conflict with the new incumbent: try it again in new company
-            for (Key k : state.merge) {
+            for (Key k : state.merge) {  // as a fresh value: cleared against an older incumbent only, it can be blamed now
                 state.left.erase(k);
+                state.cleared.erase(k);
                 state.pool.push_front(k);
             }
             state.merge.clear();

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "search_fixtures.hpp"
@@ -294,6 +295,70 @@ TEST(GrowthSearch, ATolerenceIsNotBuiltOnIntervalsNarrowByChance) {
     }
     Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
     EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
+}
+
+TEST(GrowthSearch, AnIntegerKnobsFirstValueIsItsExtremeFarthestFromTheDefault) {
+    // -p: 0 2 4 below the default 8 and 16 above: 0 is three steps away, 16 one, so 0 is tried
+    // first and 16 second; -q the other way round (128 first, 4 second), whatever the seed.
+    std::vector<Axis> extra{axis("-p", {"0", "2", "4", "16"}, "8"), axis("-q", {"4", "16", "32", "128"}, "8")};
+    SearchSpace space(expression(8, extra));
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        SearchHistory history = grow(space, [](const Route&) { return 1.0; }, seed, 60);
+        std::map<std::string, std::vector<std::string>> tried;
+        for (const auto& obs : history.observations)
+            for (const auto& [knob, value] : obs.route.assignments()) {
+                auto& order = tried[knob];
+                if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
+            }
+        ASSERT_GE(tried["-p"].size(), 2u);
+        ASSERT_GE(tried["-q"].size(), 2u);
+        EXPECT_EQ(tried["-p"][0], "0") << seed;
+        EXPECT_EQ(tried["-p"][1], "16") << seed;
+        EXPECT_EQ(tried["-q"][0], "128") << seed;
+        EXPECT_EQ(tried["-q"][1], "4") << seed;
+    }
+}
+
+TEST(GrowthSearch, MergedValuesThatMeetAFailureAreTriedAgainAsFreshValues) {
+    // Two groups are built at once; the first joins, so the second (clean on its own) is merged
+    // into the next group. A value x of the first and a value y of the second fail together, so
+    // that merged group fails: the second group's values go back to the front of the pool (tried
+    // again before the first pass has tried every value) as fresh values, so the failure they
+    // meet is cut down to y and the others join.
+    SearchSpace space(expression(160));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 1);
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    auto first = growth.propose(PointHistory(space, history), space.baseline(), 2);
+    ASSERT_EQ(first.size(), 2u);
+    Route a = space.route(first[0]), b = space.route(first[1]);
+    std::string x = a.assignments().begin()->first, y = b.assignments().begin()->first;
+    auto factor = [&](const Route& r) { return r.get(x) && r.get(y) ? 0.0 : 1.0; };
+    history.observations.push_back(measure(a, factor));
+    history.observations.push_back(measure(b, factor));
+    std::size_t failures = 0, retried = 0, all_tried = 0;
+    std::set<std::string> tried;
+    while (history.observations.size() < 400) {
+        auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+        if (points.empty()) break;
+        Observation obs = measure(space.route(points.front()), factor);
+        history.observations.push_back(obs);
+        for (const auto& [knob, value] : obs.route.assignments()) tried.insert(knob);
+        if (!all_tried && tried.size() == space.dimensions()) all_tried = history.observations.size();
+        bool holds_b = std::all_of(b.assignments().begin(), b.assignments().end(),
+                                   [&](const auto& change) { return obs.route.get(change.first).has_value(); });
+        if (failures > 0 && holds_b && !retried) retried = history.observations.size();
+        if (obs.status != Status::Ok) ++failures;
+    }
+    ASSERT_GT(failures, 0u);
+    ASSERT_NE(all_tried, 0u);
+    EXPECT_NE(retried, 0u) << "the merged values were not tried again";
+    EXPECT_LT(retried, all_tried) << "tried again only in the second pass";
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+    EXPECT_EQ(SearchSpace::changes(grown), 159u) << "every value but y";
+    EXPECT_FALSE(space.route(grown).get(y));
 }
 
 }  // namespace

@@ -187,6 +187,7 @@ TEST(SyntheticLandscape, WideSynergyMembersCarryASmallEffectOfTheirOwnAndNeedles
 TEST(SyntheticLandscape, TheGccShapesTripleCostsAloneOnFlagsAndPaysTogether) {
     Expression space;
     for (int k = 0; k < 200; ++k) space.axes.push_back(axis("-f" + std::to_string(k), {"on", "off"}, "off"));
+    for (int k = 0; k < 200; ++k) space.axes.push_back(axis("-m" + std::to_string(k), {"a", "b", "c", "d"}, "a"));
     space.axes.push_back(axis("-O", {"0", "1", "2", "3", "fast"}, "2"));
     SyntheticLandscape landscape(LandscapeOptions::gcc(1, false), space);
     const auto triple = landscape.interactions().back();

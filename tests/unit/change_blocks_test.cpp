@@ -48,11 +48,6 @@ TEST(ChangeBlocks, ChangesTheHistoryNeverShowsAreBlocksOfTheirOwn) {
     EXPECT_TRUE(blocks[0].paid && blocks[1].paid);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(ChangeBlocks, AStepThatDidNotPayComesBeforeOneThatPaidLessButSurely) {
     // +a +b gains 1.5% measured tightly (+-0.2%): paid; +c +d gains 3% measured loosely (+-5%):

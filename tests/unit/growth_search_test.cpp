@@ -22,6 +22,13 @@ Expression expression(int knobs, std::vector<Axis> extra = {}) {
     return e;
 }
 
+// Every dimension of space: growth may change every knob.
+std::vector<std::size_t> all_dims(const SearchSpace& space) {
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    return dims;
+}
+
 // Time 1 times factor(route), an interval of +-1%; factor 0 means the build fails.
 Observation measure(const Route& route, const std::function<double(const Route&)>& factor) {
     Observation obs;
@@ -38,8 +45,7 @@ Observation measure(const Route& route, const std::function<double(const Route&)
 // limit builds); returns the history.
 SearchHistory grow(const SearchSpace& space, const std::function<double(const Route&)>& factor, std::uint64_t seed,
                    std::size_t limit = 200) {
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, seed);
     SearchHistory history;
     history.observations.push_back(measure(Route{}, factor));
@@ -119,8 +125,7 @@ TEST(GrowthSearch, AnotherValueReplacesTheIncumbentsOnlyWhenItIsNotSlower) {
     std::size_t e = space.dimensions() - 1;
     ASSERT_EQ(space.knob(e), "-e");
     auto factor = [](const Route& r) { return r.get("-e") == "v2" ? 0.988 : r.get("-e") == "v1" ? 1.0 : 1.012; };
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
         SearchHistory history = grow(space, factor, seed);
         PointHistory taken(space, history);
@@ -135,8 +140,7 @@ TEST(GrowthSearch, AnotherValueReplacesTheIncumbentsOnlyWhenItIsNotSlower) {
 
 TEST(GrowthSearch, APendingGroupIsNotProposedAgainAndTheSameHistoryGivesTheSameProposals) {
     SearchSpace space(expression(64));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, 9);
     SearchHistory history;
     history.observations.push_back(measure(Route{}, [](const Route&) { return 1.0; }));
@@ -161,8 +165,7 @@ TEST(GrowthSearch, APendingGroupIsNotProposedAgainAndTheSameHistoryGivesTheSameP
 // noisy measurement cannot tell from the default.
 TEST(GrowthSearch, GroupsAnsweredByTheirBasesArtifactAddNoMeasurement) {
     SearchSpace space(expression(64));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, 3);
     Observation d = ok(Route{}, 1.0);
     d.ci_low_s = 0.9;
@@ -204,8 +207,7 @@ TEST(GrowthSearch, GroupsAnsweredByTheirBasesArtifactAddNoMeasurement) {
 TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
     std::vector<Axis> extra{axis("-e", {"v0", "v1", "v2"}, "v0")};
     SearchSpace space(expression(20, extra));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         GrowthSearch growth(space, dims, seed);
         SearchHistory history;
@@ -228,11 +230,6 @@ TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
     }
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 // `flags` on/off knobs -kNN (default off), then `ints` integer knobs -pN over 0, 2, 4, 16, 32, 128
 // with default 8.
@@ -270,7 +267,7 @@ TEST(GrowthSearch, IntegerKnobsComeAfterTheFlagsAndTheirFarthestValueFirst) {
     }
 }
 
-TEST(GrowthSearch, ATolerenceIsNotBuiltOnIntervalsNarrowByChance) {
+TEST(GrowthSearch, AToleranceIsNotBuiltOnIntervalsNarrowByChance) {
     // The history's intervals are +-1% (five builds of -z, a knob growth does not change), but
     // the start's and the groups' are +-0.05% (three repeats that happened to agree). Groups
     // measure 2% slower by noise: with their own intervals the tolerance would call them slower
@@ -326,8 +323,7 @@ TEST(GrowthSearch, MergedValuesThatMeetAFailureAreTriedAgainAsFreshValues) {
     // again before the first pass has tried every value) as fresh values, so the failure they
     // meet is cut down to y and the others join.
     SearchSpace space(expression(160));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, 1);
     SearchHistory history;
     history.observations.push_back(ok(Route{}, 1.0));

@@ -166,11 +166,6 @@ TEST(RouteMinimizer, StopsAtTheTrialLimit) {
     EXPECT_EQ(minimal.route, winner);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(RouteMinimizer, BlocksGuideIt) {
     // 64 changes in four blocks of 16: two did not pay and hold nothing that matters; two paid,

@@ -136,11 +136,6 @@ TEST(SyntheticLandscape, IsAPureFunctionOfOptionsAndRoute) {
     EXPECT_GE(failing, 3u);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(ExpressionFromRecord, KnobsLeftUnsetSomewhereVaryOverTheirDefault) {
     std::vector<Observation> rec = {ok("-z=1", 1.0), ok("-a=on -z=1", 0.5), ok("-b=x -z=1", 0.9), ok("-b=y -z=1", 0.9)};
@@ -158,11 +153,6 @@ TEST(ExpressionFromRecord, KnobsLeftUnsetSomewhereVaryOverTheirDefault) {
     EXPECT_THROW(simulate_recorded("annealing", e, rec, options), UsageError);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(SyntheticLandscape, WideSynergyMembersCarryASmallEffectOfTheirOwnAndNeedlesNone) {
     for (std::uint64_t seed : {1, 2}) {

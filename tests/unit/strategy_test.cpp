@@ -450,11 +450,6 @@ TEST(SearchHistory, BeatsNeedsConfidenceAndOk) {
     EXPECT_EQ(history.find(Route::parse("-a=on")), nullptr);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(AutoStrategy, InAWideSpaceItGrowsARouteOfManyGainsAndResumesFromItsHistory) {
     // The issue-13 shape at 1000 knobs: sweeps, then growth. After 200 builds the best route
@@ -477,11 +472,6 @@ TEST(AutoStrategy, InAWideSpaceItGrowsARouteOfManyGainsAndResumesFromItsHistory)
     EXPECT_EQ(resumed->propose(history, 2), strategy->propose(history, 2));
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 // 420 on/off flags, and -march and -mtune of 12 values each (the dominant knobs auto samples).
 Expression flags_and_targets() {

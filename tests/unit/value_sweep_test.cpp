@@ -88,11 +88,6 @@ TEST(ValueSweep, SweepsNothingWhenItWouldCostATenthOfTheSingleChanges) {
     EXPECT_TRUE(ValueSweep(wide, {n}, true).dims().empty()) << "an excluded knob is not swept";
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(ValueSweep, ALuckyAnchorIsSmoothedWithItsNeighboursLikeEveryValue) {
     // The default -n=0 measures a lucky 3% fast; its neighbour -n=1 measures 1.0, and -n=64

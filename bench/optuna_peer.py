@@ -5,11 +5,12 @@ Each landscape seed is served by `strategy_bench --serve SEED` (the same landsca
 `strategy_bench --shape wide`): one categorical parameter per knob over its values (the
 default included, as in `routetune expand --search fast --json`), the default configuration
 enqueued as trial one (routetune builds the baseline first), a failed route told to Optuna
-as a failed trial, and at most BUDGET trials (default: 20% of fast's builds). The route a
-study would pick is the best measured Ok one; it is judged by its noiseless speedup over the
-optimum, as strategy_bench's true@20% column does.
+as a failed trial (with --failed-as F: told as F x the default's time instead, so that TPE
+learns which values fail), and at most BUDGET trials (default: 20% of fast's builds). The
+route a study would pick is the best measured Ok one; it is judged by its noiseless speedup
+over the optimum, as strategy_bench's true@20% column does.
 
-Usage: optuna_peer.py BENCH_BINARY [--knobs N] [--seeds K] [--budget B] [--shape wide]
+Usage: optuna_peer.py BENCH_BINARY [--knobs N] [--seeds K] [--first-seed S] [--budget B] [--shape wide|gcc|gcc-thin] [--failed-as F]
 """
 import argparse
 import json
@@ -19,7 +20,7 @@ import subprocess
 import optuna
 
 
-def run_seed(binary, shape, knobs, seed, budget_fraction, budget):
+def run_seed(binary, shape, knobs, seed, budget_fraction, budget, failed_as):
     proc = subprocess.Popen([binary, "--shape", shape, "--knobs", str(knobs), "--serve", str(seed)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     space = json.loads(proc.stdout.readline())
@@ -38,13 +39,19 @@ def run_seed(binary, shape, knobs, seed, budget_fraction, budget):
     study.enqueue_trial({k["name"]: k["default"] for k in knobs_})
     best = (float("inf"), 1.0, 0)
     failures = 0
+    default_time = None
     for _ in range(trials):
         trial = study.ask()
         params = {k["name"]: trial.suggest_categorical(k["name"], k["values"]) for k in knobs_}
         status, median, true_speedup, changes = evaluate(params)
+        if default_time is None and status == "ok":
+            default_time = median  # trial one is the default
         if status != "ok":
             failures += 1
-            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            if failed_as and default_time:
+                study.tell(trial, failed_as * default_time)
+            else:
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
             continue
         study.tell(trial, median)
         if median < best[0]:
@@ -62,14 +69,17 @@ def main():
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--budget", type=int, default=0)
     parser.add_argument("--shape", default="wide")
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--failed-as", type=float, default=0)
     args = parser.parse_args()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     rows = []
-    for seed in range(1, args.seeds + 1):
-        rows.append(run_seed(args.binary, args.shape, args.knobs, seed, 0.2, args.budget))
+    for seed in range(args.first_seed, args.first_seed + args.seeds):
+        rows.append(run_seed(args.binary, args.shape, args.knobs, seed, 0.2, args.budget, args.failed_as))
         print(json.dumps(rows[-1]), flush=True)
     fractions = [r["fraction"] for r in rows]
-    print(f"tpe      seeds {len(rows)}  trials {rows[0]['trials']}  true@20% median {statistics.median(fractions):.3f}"
+    name = "tpe-penalty" if args.failed_as else "tpe"
+    print(f"{name}  seeds {len(rows)}  trials {rows[0]['trials']}  true@20% median {statistics.median(fractions):.3f}"
           f"  worst {min(fractions):.3f}  failed trials median {statistics.median(r['failures'] for r in rows)}"
           f"  changes median {statistics.median(r['changes'] for r in rows)}")
 

@@ -34,10 +34,12 @@
 #include <string>
 #include <vector>
 
+#include "gcc_landscape/gcc_landscape.hpp"
 #include "search/search_space.hpp"
 #include "search/sim/simulation.hpp"
 #include "search/sim/synthetic_landscape.hpp"
 #include "study/removal_judge.hpp"
+#include "study/change_blocks.hpp"
 #include "study/route_minimizer.hpp"
 
 using namespace routetune;
@@ -130,6 +132,64 @@ double print_missing(const std::vector<Observation>& history, const Pick& pick, 
     }
     print_costly(pick, landscape);
     Route optimum = landscape.best_route();
+    std::vector<std::pair<double, std::string>> differ;
+    double pick_time = landscape.true_time(pick.route);
+    for (const Axis& axis : landscape.expression().axes) {
+        auto want = optimum.get(axis.knob), held = pick.route.get(axis.knob);
+        if (want == held) continue;
+        Route with = pick.route;
+        if (want) with.set(axis.knob, *want);
+        else with.erase(axis.knob);
+        std::size_t tried = 0, built = 0;
+        for (const auto& obs : history)
+            if (obs.route.get(axis.knob) == want) ++tried, built += obs.status == Status::Ok;
+        differ.emplace_back(std::log(pick_time / landscape.true_time(with)),
+                            axis.knob + "=" + (want ? *want : "default") + " (pick " + (held ? *held : "default") + ", " +
+                                std::to_string(built) + "/" + std::to_string(tried) + " Ok)");
+    }
+    std::sort(differ.rbegin(), differ.rend());
+    for (const auto& rule : landscape.interactions()) {
+        bool in_pick = true, in_optimum = true;
+        for (const auto& [knob, value] : rule.members) {
+            in_pick &= pick.route.get(knob) == value;
+            in_optimum &= optimum.get(knob) == value;
+        }
+        if (in_pick || !in_optimum) continue;
+        std::fprintf(stderr, "  interaction of the optimum the pick lacks (%.3f):", rule.log_effect);
+        for (const auto& [knob, value] : rule.members) {
+            std::size_t tried = 0, built = 0;
+            for (const auto& obs : history)
+                if (obs.route.get(knob) == value) ++tried, built += obs.status == Status::Ok;
+            auto held = pick.route.get(knob);
+            std::fprintf(stderr, " %s=%s (pick %s, %zu/%zu Ok)", knob.c_str(), value.c_str(), held ? held->c_str() : "default", built, tried);
+        }
+        std::fprintf(stderr, "\n");
+    }
+    if (const char* trace = std::getenv("TRACE_VALUE")) {
+        std::string text = trace;
+        auto eq = text.find('=');
+        std::string knob = text.substr(0, eq), value = text.substr(eq + 1);
+        for (std::size_t i = 0; i < history.size(); ++i)
+            if (history[i].route.get(knob) == value) {
+                std::fprintf(stderr, "TRACE %zu %s %.4f true %.4f changes %zu:", i, std::string(to_string(history[i].status)).c_str(),
+                             history[i].median_s, landscape.true_time(history[i].route), history[i].route.assignments().size());
+                double t = landscape.true_time(history[i].route);
+                for (const auto& [k, v] : history[i].route.assignments()) {
+                    Route w = history[i].route;
+                    w.erase(k);
+                    double c = std::log(t / landscape.true_time(w));
+                    if (std::abs(c) > 0.008) std::fprintf(stderr, " %s=%s %.3f", k.c_str(), v.c_str(), c);
+                }
+                std::fprintf(stderr, "\n");
+            }
+    }
+    double moves = 0;
+    for (const auto& d : differ) moves += std::max(0.0, d.first);
+    std::fprintf(stderr, "  %zu knobs differ from the optimum; the moves to its values that gain, summed: %.4f (log of optimum / pick %.4f):",
+                 differ.size(), moves, std::log(landscape.best_speedup() / pick.true_speedup));
+    for (std::size_t i = 0; i < std::min<std::size_t>(differ.size(), 8); ++i)
+        std::fprintf(stderr, " %s %.4f", differ[i].second.c_str(), differ[i].first);
+    std::fprintf(stderr, "\n");
     double unheld = landscape.needle_log_gain(optimum) - landscape.needle_log_gain(pick.route);
     std::fprintf(stderr, "  needles (synergies with 2+ members on enum knobs): %.4f of the optimum's log gain %.4f; the pick holds %.4f; "
                  "without more of them at most %.3f of the optimum\n", landscape.needle_log_gain(optimum),
@@ -140,7 +200,9 @@ double print_missing(const std::vector<Observation>& history, const Pick& pick, 
 /// The landscape of shape (classic, wide, or wide-clean: wide without the values that fail,
 /// are inaccurate or cost time, i.e. what growth could reach if it knew them all in advance).
 LandscapeOptions landscape_options(const std::string& shape, std::size_t knobs, std::uint64_t seed) {
-    LandscapeOptions options = shape == "classic" ? LandscapeOptions{} : LandscapeOptions::wide(knobs, seed);
+    LandscapeOptions options = shape == "classic"        ? LandscapeOptions{}
+                               : shape == "wide-needles" ? LandscapeOptions::wide_needles(knobs, seed)
+                                                         : LandscapeOptions::wide(knobs, seed);
     options.knobs = knobs;
     options.seed = seed;
     if (shape == "wide-clean") {
@@ -152,6 +214,12 @@ LandscapeOptions landscape_options(const std::string& shape, std::size_t knobs, 
     return options;
 }
 
+/// The landscape of shape and seed: a modelled GCC one (gcc, gcc-thin) or a synthetic one.
+SyntheticLandscape make_landscape(const std::string& shape, std::size_t knobs, std::uint64_t seed) {
+    if (is_gcc_kind(shape)) return gcc_landscape(shape, seed);
+    return SyntheticLandscape(landscape_options(shape, knobs, seed));
+}
+
 /// Answers route queries on stdin for an outside tuner; see the usage above.
 int serve_landscape(const SyntheticLandscape& landscape) {
     nlohmann::json space;
@@ -160,7 +228,9 @@ int serve_landscape(const SyntheticLandscape& landscape) {
     for (const Axis& axis : landscape.expression().axes) {
         std::vector<std::string> values;
         for (std::uint64_t i = 0; i < axis.values.size(); ++i) values.push_back(axis.values.at(i));
-        space["knobs"].push_back({{"name", axis.knob}, {"default", axis.default_value}, {"values", values}});
+        std::string unset = axis.default_value;  // a knob whose default is not a value: a stand-in for "left out"
+        if (!axis.values.contains(unset)) values.insert(values.begin(), unset = "(default)");
+        space["knobs"].push_back({{"name", axis.knob}, {"default", unset}, {"values", values}});
     }
     std::printf("%s\n", space.dump().c_str());
     std::fflush(stdout);
@@ -205,10 +275,11 @@ struct MinimalRow {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0;
+    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0, batch = 1;
     double target = 0.95, judge_sd = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
+    bool history_order = !std::getenv("NO_HISTORY_ORDER"), minimize_cap = !!std::getenv("MINIMIZE_CAP");
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--knobs")) knobs = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--seeds")) seeds = std::strtoul(argv[i + 1], nullptr, 10);
@@ -220,18 +291,19 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--minimize-trials")) max_trials = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--judge-sd")) judge_sd = std::strtod(argv[i + 1], nullptr);
         else if (!std::strcmp(argv[i], "--pick-at")) pick_builds = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--batch")) batch = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
         }
     }
-    if (shape != "classic" && shape != "wide" && shape != "wide-clean") {
-        std::fprintf(stderr, "unknown shape %s (classic, wide or wide-clean)\n", shape.c_str());
+    if (shape != "classic" && shape != "wide" && shape != "wide-clean" && shape != "wide-needles" && !is_gcc_kind(shape)) {
+        std::fprintf(stderr, "unknown shape %s (classic, wide, wide-needles, wide-clean, gcc or gcc-thin)\n", shape.c_str());
         return 2;
     }
     if (serve != 0) {
-        return serve_landscape(SyntheticLandscape(landscape_options(shape, knobs, serve)));
+        return serve_landscape(make_landscape(shape, knobs, serve));
     }
     std::vector<std::string> strategies;
     std::stringstream split(list);
@@ -242,13 +314,14 @@ int main(int argc, char** argv) {
     std::vector<double> optimum_changes;
     std::vector<MinimalRow> minimal_rows;
     for (std::size_t s = 1; s <= seeds; ++s) {
-        landscapes.emplace_back(landscape_options(shape, knobs, s));
+        landscapes.push_back(make_landscape(shape, knobs, s));
         optimum_changes.push_back(static_cast<double>(landscapes.back().essential_route().assignments().size()));
         fast_builds += 1.0 + static_cast<double>(SearchSpace(landscapes.back().expression()).single_changes());
         best_speedups += landscapes.back().best_speedup();
     }
     fast_builds /= static_cast<double>(seeds);
     if (budget == 0) budget = static_cast<std::size_t>(fast_builds * 1.5);
+    if (is_gcc_kind(shape)) knobs = landscapes.front().expression().axes.size();
     std::printf("landscapes: %zu knobs, %zu seeds; fast needs %.1f builds on average; best known speedup %.3f on average\n",
                 knobs, seeds, fast_builds, best_speedups / static_cast<double>(seeds));
     std::printf("target: %.0f%% of the best known speedup; budget %zu builds per run\n\n", target * 100, budget);
@@ -265,6 +338,7 @@ int main(int argc, char** argv) {
             options.budget = budget;
             options.seeds = {s};
             options.target = target;
+            options.batch = batch;
             Oracle oracle = [&](const Route& route) { return landscape.evaluate(route); };
             SimulationReport report = simulate(name, landscape.expression(), oracle, landscape.best_speedup(), options);
             const SimulationRun& run = report.runs.front();
@@ -278,7 +352,17 @@ int main(int argc, char** argv) {
             if (diagnose) needle_ceilings.push_back(print_missing(run.history, pick, landscape));
             double noise_sd = judge_sd > 0 ? judge_sd : landscape_options(shape, knobs, s).noise_sd;
             std::size_t rounds = 0;
-            MinimizedRoute minimal = minimize_route(pick.route, Route{}, {}, costs_time(landscape, noise_sd, s, rounds), max_trials);
+            std::size_t trials = minimize_cap ? std::min(max_trials, budget / 5) : max_trials;
+            std::vector<ChangeBlock> order = history_order ? change_blocks(pick.route, Route{}, run.history) : std::vector<ChangeBlock>{};
+            if (std::getenv("BLOCK_DEBUG")) {
+                std::size_t paid = 0, paid_knobs = 0, unpaid_knobs = 0;
+                for (const auto& b : order) { paid += b.paid; (b.paid ? paid_knobs : unpaid_knobs) += b.knobs.size(); }
+                std::fprintf(stderr, "blocks %zu paid %zu (%zu knobs) unpaid knobs %zu; unpaid removal costs %.4f\n", order.size(), paid, paid_knobs, unpaid_knobs,
+                    [&] { Route r = pick.route; for (const auto& b : order) if (!b.paid) for (const auto& k : b.knobs) r.erase(k); return std::log(landscape.true_time(r) / landscape.true_time(pick.route)); }());
+                for (const auto& b : order) if (b.paid) std::fprintf(stderr, " [%zu %.3f]", b.knobs.size(), b.gain);
+                std::fprintf(stderr, "\n");
+            }
+            MinimizedRoute minimal = minimize_route(pick.route, Route{}, order, costs_time(landscape, noise_sd, s, rounds), trials);
             minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
             minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());
             minimal_trials.push_back(static_cast<double>(minimal.trials));

@@ -33,13 +33,16 @@
 // the incumbent takes every value that builds and does not cost time, group by group, and a
 // group that fails or is slower is halved until its culprit is alone, so that values that pay
 // only together (pairs, triples) meet in one route; a screening group holds a given pair with a
-// probability of about (group / knobs)^2. The model phase starts when growth is done. Growth
+// probability of about (group / knobs)^2. While growth has nothing to propose but builds are in
+// flight (its groups, or the second stage it starts from), auto waits for them; the model phase
+// starts when growth is done. Growth
 // makes winners large; `tune --minimize` shrinks them afterwards.
 // Small spaces (32 points or fewer) are enumerated. The anchor is a function of the first
 // stage's results and the draws are seeded by (seed, observations so far), so --continue
 // replays them.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <unordered_set>
 
@@ -67,7 +70,7 @@ constexpr double kFailureCost = 0.02;  // a failed build, in log time: what a 2%
 constexpr const char* kDominant[] = {"-O", "-march", "-mtune", "-mcpu", "-opt-level", "-builderOptimizationLevel"};
 constexpr std::uint32_t kScreenAllBelow = 10;  // a dominant knob with fewer choices is screened whole first
 constexpr std::uint32_t kDominantSample = 6;   // else this many of its values, on the anchor
-constexpr std::size_t kGrowFrom = 800;      // spaces of this many knobs or more are grown, not grouped
+constexpr std::size_t kGrowFrom = 400;      // spaces of this many knobs or more are grown, not grouped
 
 class AutoStrategy : public Strategy {
 public:
@@ -108,7 +111,7 @@ public:
             for (const Point& point : build) accept(point);
             if (start)
                 for (const Point& point : growth_.propose(taken, *start, max_count)) accept(point);
-            if (!out.empty()) return out;
+            if (!out.empty() || pending(taken)) return out;  // growth waits for its builds in flight
         }
         const Observation* reference = taken.finished_observation(space_.baseline());
         if (reference == nullptr || reference->status != Status::Ok || reference->median_s <= 0) return out;
@@ -171,13 +174,14 @@ private:
         return dims;
     }
 
-    /// Where growth starts: the fastest of the second stage with each swept knob at its best
-    /// value; nullopt while one of them is pending (that combination, when never built, is
-    /// appended to build). If the combination fails, the fastest of the second stage alone.
+    /// Where growth starts: the anchor with each sampled dominant knob at its fastest sampled
+    /// value and each swept knob at its best value; nullopt while one of them is pending (that
+    /// combination, when never built, is appended to build). If the combination fails, the
+    /// fastest of the second stage alone.
     std::optional<Point> growth_start(const PointHistory& taken, const Point& anchor, std::vector<Point>& build) const {
         auto fastest = fastest_second_stage(taken, anchor);
         if (!fastest) return std::nullopt;
-        auto swept = sweep_.apply(taken, anchor, *fastest);
+        auto swept = sweep_.apply(taken, anchor, best_of_each_dominant(taken, anchor));
         if (!swept || *swept == *fastest) return swept;
         if (!taken.contains(*swept)) {
             build.push_back(*swept);
@@ -186,6 +190,22 @@ private:
         const Observation* obs = taken.finished_observation(*swept);
         if (obs == nullptr) return std::nullopt;
         return obs->status == Status::Ok && obs->median_s > 0 ? swept : fastest;
+    }
+
+    /// anchor with each dominant knob of the second stage at its fastest Ok sample, where that
+    /// is faster than the anchor (call once every second-stage point is finished).
+    Point best_of_each_dominant(const PointHistory& taken, const Point& anchor) const {
+        Point best = anchor;
+        const Observation* own = taken.finished_observation(anchor);
+        bool ok = own->status == Status::Ok && own->median_s > 0;
+        std::vector<double> fastest(space_.dimensions(), ok ? own->median_s : std::numeric_limits<double>::infinity());
+        for (const Point& point : second_stage_points(anchor)) {
+            const Observation* obs = taken.finished_observation(point);
+            if (obs->status != Status::Ok || obs->median_s <= 0) continue;
+            for (std::size_t d = 0; d < point.size(); ++d)
+                if (point[d] != anchor[d] && obs->median_s < fastest[d]) fastest[d] = obs->median_s, best[d] = point[d];
+        }
+        return best;
     }
 
     /// The fastest Ok route of the anchor and the second stage once all of them are finished;
@@ -361,6 +381,12 @@ private:
             ++made;
         }
         return point;
+    }
+
+    /// True when an evaluation is in flight.
+    static bool pending(const PointHistory& taken) {
+        return std::any_of(taken.taken.begin(), taken.taken.end(),
+                           [](const auto& entry) { return entry.second->status == Status::Pending; });
     }
 
     /// Failed evaluations at the end of the history (since the last Ok one).

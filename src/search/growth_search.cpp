@@ -18,7 +18,11 @@
 // halves before smaller ones: the values a build tests fall with every cut. The first pass
 // takes one value per knob, in a seeded order; later values of a knob replace the incumbent's
 // value (a swap) only when that is not slower at all, so a value that gains is not swapped out
-// by noise. Groups hold values of one kind (new knobs or swaps) and at most one value per knob.
+// by noise. Groups hold values of one kind (new knobs or swaps) and of one tier, and at most one
+// value per knob. Integer knobs (sizes, thresholds, counts: they act smoothly, so their values
+// do much the same) form a later tier than flags and names: they are screened after them, each
+// from its extreme farthest from the default, and a suspect group of flags is cut before a new
+// group of integer knobs is built.
 // When every value has been tried, a second pass retries those the incumbent does not hold, in
 // new company. Everything is replayed from the history on every call: a finished evaluation is
 // read as a test of the values in which it differs from the latest incumbents (the nearest of
@@ -33,6 +37,7 @@
 #include <unordered_set>
 
 #include "search/search_rng.hpp"
+#include "util/text.hpp"
 
 namespace routetune {
 
@@ -45,6 +50,7 @@ constexpr std::size_t kBasesSearched = 4;  // a result is read against this many
 constexpr double kTolerance = 2.5;  // slower: beyond this many sd of the difference from the base
 constexpr double kStepSd = 0.015;   // how far a clean group moves the incumbent's log time, a priori
 constexpr double kFallbackHalfWidth = 0.01;
+constexpr double kHalfWidthSds = 1.5;  // an interval's half width, in sd: a median's interval from 3-5 repeats covers 75-94%
 constexpr std::size_t kSmallSuspect = 3;  // a later pass starts when no suspect group is larger
 constexpr int kRounds = 2;  // passes over the values; a later pass retries those not held, in new company
 
@@ -52,11 +58,28 @@ Key key_of(std::size_t d, std::uint32_t c) { return (static_cast<Key>(d) << 32) 
 std::size_t dim_of(Key key) { return static_cast<std::size_t>(key >> 32); }
 std::uint32_t choice_of(Key key) { return static_cast<std::uint32_t>(key & 0xffffffffULL); }
 
-/// The variance of obs's measured log time, from its interval (a fallback when it has none).
-double measurement_variance(const Observation& obs) {
-    double half = obs.ci_low_s > 0 && obs.ci_high_s > obs.ci_low_s ? std::log(obs.ci_high_s / obs.ci_low_s) / 2
-                                                                   : kFallbackHalfWidth;
-    return (half / 1.96) * (half / 1.96);
+/// The half width of obs's interval in log time, or 0 when it has none.
+double half_width(const Observation& obs) {
+    return obs.ci_low_s > 0 && obs.ci_high_s > obs.ci_low_s ? std::log(obs.ci_high_s / obs.ci_low_s) / 2 : 0.0;
+}
+
+/// The variance of a measured log time: from the larger of obs's own interval and typical (the
+/// median interval of the history: an interval from a few repeats can be narrow by chance, and
+/// a tolerance built on it would call a group slower on noise alone).
+double measurement_variance(const Observation& obs, double typical) {
+    double half = std::max(half_width(obs), typical);
+    if (half <= 0) half = kFallbackHalfWidth;
+    return (half / kHalfWidthSds) * (half / kHalfWidthSds);
+}
+
+/// The median half width of the Ok observations of taken.
+double typical_half_width(const PointHistory& taken) {
+    std::vector<double> halves;
+    for (const auto& entry : taken.finished)
+        if (entry.observation->status == Status::Ok && half_width(*entry.observation) > 0) halves.push_back(half_width(*entry.observation));
+    if (halves.empty()) return 0;
+    std::nth_element(halves.begin(), halves.begin() + static_cast<std::ptrdiff_t>(halves.size() / 2), halves.end());
+    return halves[halves.size() / 2];
 }
 
 std::vector<Key> first_half(const std::vector<Key>& group) {
@@ -89,6 +112,7 @@ struct GrowthSearch::State {
     std::vector<Key> merge;                   // clean values not yet in the incumbent
 
     int round = 1;
+    double typical = 0;  // the median half width of the history's intervals (log time)
 
     const Point& incumbent() const { return chain.back().point; }
     /// True when a suspect group is larger than kSmallSuspect.
@@ -143,7 +167,37 @@ struct GrowthSearch::State {
 };
 
 GrowthSearch::GrowthSearch(const SearchSpace& space, std::vector<std::size_t> dims, std::uint64_t seed)
-    : space_(space), dims_(std::move(dims)), seed_(seed) {}
+    : space_(space), dims_(std::move(dims)), seed_(seed), integer_(space.dimensions()) {
+    for (std::size_t d : dims_) integer_[d] = integer_knob(d);
+}
+
+std::optional<GrowthSearch::IntegerKnob> GrowthSearch::integer_knob(std::size_t d) const {
+    std::vector<std::pair<long long, std::uint32_t>> order;
+    for (std::uint32_t c = 0; c < space_.choices(d); ++c) {
+        auto number = parse_integer(c == 0 ? space_.default_value(d) : space_.value(d, c));
+        if (!number) return std::nullopt;
+        order.emplace_back(*number, c);
+    }
+    if (order.size() < 3) return std::nullopt;
+    std::sort(order.begin(), order.end());
+    std::size_t def = 0;
+    while (order[def].second != 0) ++def;
+    std::size_t low = def == 0 ? 1 : 0, high = def == order.size() - 1 ? order.size() - 2 : order.size() - 1;
+    std::size_t below = def - std::min(def, low), above = high > def ? high - def : 0;
+    bool high_first = above != below ? above > below : SearchRng(seed_, 0x6578747265ULL + d).below(2) == 0;
+    return high_first ? IntegerKnob{order[high].second, order[low].second} : IntegerKnob{order[low].second, order[high].second};
+}
+
+std::size_t GrowthSearch::tier(std::uint64_t key) const { return integer_[dim_of(key)] ? 1 : 0; }
+
+void GrowthSearch::order_pool(std::vector<Key>& values) const {
+    auto rank = [&](Key key) {
+        const auto& knob = integer_[dim_of(key)];
+        if (!knob) return 0;
+        return choice_of(key) == knob->first ? 1 : choice_of(key) == knob->second ? 2 : 3;
+    };
+    std::stable_sort(values.begin(), values.end(), [&](Key a, Key b) { return rank(a) < rank(b); });
+}
 
 void GrowthSearch::next_round(State& state) const {
     ++state.round;
@@ -156,15 +210,17 @@ void GrowthSearch::next_round(State& state) const {
             if (c != now[d] && !state.blamed.count(key_of(d, c))) values.push_back(key_of(d, c));
     SearchRng rng(seed_, 0x67726f77ULL + static_cast<std::uint64_t>(state.round));
     for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[rng.below(i)]);
+    order_pool(values);
     state.pool.assign(values.begin(), values.end());
 }
 
 GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point& start) const {
     State state;
     const Observation* origin = taken.finished_observation(start);
-    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin), measured_as(*origin)});
+    state.typical = typical_half_width(taken);
+    state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin, state.typical), measured_as(*origin)});
     SearchRng rng(seed_, 0x67726f77ULL);
-    std::vector<Key> first, later;
+    std::vector<Key> first, later, later_tier;
     for (std::size_t d : dims_) {
         std::vector<Key> values;
         for (std::uint32_t c = 1; c < space_.choices(d); ++c)
@@ -173,10 +229,14 @@ GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point&
         std::size_t pick = start[d] == 0 ? rng.below(values.size()) : values.size();
         for (std::size_t i = 0; i < values.size(); ++i) (i == pick ? first : later).push_back(values[i]);
     }
-    for (auto* list : {&first, &later}) {
+    for (auto* list : {&first, &later})
         for (std::size_t i = list->size(); i > 1; --i) std::swap((*list)[i - 1], (*list)[rng.below(i)]);
-        state.pool.insert(state.pool.end(), list->begin(), list->end());
-    }
+    std::vector<Key> values;
+    for (auto* list : {&first, &later})
+        for (Key k : *list) (tier(k) == 0 ? values : later_tier).push_back(k);
+    order_pool(later_tier);
+    values.insert(values.end(), later_tier.begin(), later_tier.end());
+    state.pool.assign(values.begin(), values.end());
     std::vector<bool> growable(space_.dimensions(), false);
     for (std::size_t d : dims_) growable[d] = true;
     for (const auto& entry : taken.finished) {
@@ -208,7 +268,7 @@ void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const st
     bool ok = obs.status == Status::Ok && obs.median_s > 0;
     bool unchanged = ok && measured_as(obs) == base.measured_as;  // the base's own artifact: no effect
     double slower = unchanged ? 0 : ok ? std::log(obs.median_s) - base.log_time : std::numeric_limits<double>::infinity();
-    double tolerance = kTolerance * std::sqrt(base.variance + (ok ? measurement_variance(obs) : 0.0));
+    double tolerance = kTolerance * std::sqrt(base.variance + (ok ? measurement_variance(obs, state.typical) : 0.0));
     bool swap = std::any_of(changes.begin(), changes.end(), [&](Key k) { return base.point[dim_of(k)] != 0; });
     std::vector<Key> fresh;
     for (Key k : changes) {
@@ -219,7 +279,14 @@ void GrowthSearch::read(State& state, const PointHistory::Entry& entry, const st
         state.narrow_after_clean(fresh);
         if (!swap || slower <= 0) accept(state, base_index, entry, changes);
     } else {
-        if (fresh.size() < changes.size()) state.merge.clear();  // a merged value may be the culprit here
+        if (fresh.size() < changes.size()) {  // a merged value may conflict with the new incumbent: try it again in new company
+            for (Key k : state.merge) {  // as a fresh value: cleared against an older incumbent only, it can be blamed now
+                state.left.erase(k);
+                state.cleared.erase(k);
+                state.pool.push_front(k);
+            }
+            state.merge.clear();
+        }
         state.reject(fresh);
     }
 }
@@ -232,7 +299,7 @@ void GrowthSearch::accept(State& state, std::size_t base_index, const PointHisto
         State::Base next = state.chain.back();  // the same measurement again (same artifact): nothing new to filter
         next.point = entry.point;
         if (measured_as(obs) != next.measured_as) {
-            double prior = next.variance + kStepSd * kStepSd, noise = measurement_variance(obs);
+            double prior = next.variance + kStepSd * kStepSd, noise = measurement_variance(obs, state.typical);
             double gain = prior / (prior + noise);
             next = {entry.point, next.log_time + gain * (std::log(obs.median_s) - next.log_time), (1 - gain) * prior,
                     measured_as(obs)};
@@ -269,22 +336,31 @@ std::vector<Point> GrowthSearch::propose(const PointHistory& taken, const Point&
         in_flight.insert(keys.begin(), keys.end());
         return true;
     };
-    while (out.size() < max_count) {
-        std::vector<Key> keys;
-        Point point = next_group(state, in_flight, keys);
-        if (!offer(point, keys)) break;
-    }
     std::vector<const std::vector<Key>*> largest_first;
     for (const auto& group : state.suspects) largest_first.push_back(&group);
     std::stable_sort(largest_first.begin(), largest_first.end(),
                      [](const auto* a, const auto* b) { return a->size() > b->size(); });
-    for (const auto* group : largest_first) {
-        if (out.size() >= max_count) break;
-        std::vector<Key> half = first_half(*group);
-        if (busy(half)) continue;
-        Point point = incumbent;
-        for (Key k : half) point[dim_of(k)] = choice_of(k);
-        offer(point, half);
+    std::vector<bool> tried(largest_first.size(), false);
+    auto halve = [&](std::size_t fresh_tier) {  // the largest suspect group of a tier below fresh_tier
+        for (std::size_t i = 0; i < largest_first.size(); ++i) {
+            const std::vector<Key>& group = *largest_first[i];
+            if (tried[i] || std::none_of(group.begin(), group.end(), [&](Key k) { return tier(k) < fresh_tier; })) continue;
+            tried[i] = true;
+            std::vector<Key> half = first_half(group);
+            if (busy(half)) continue;
+            Point point = incumbent;
+            for (Key k : half) point[dim_of(k)] = choice_of(k);
+            if (offer(point, half)) return true;
+        }
+        return false;
+    };
+    while (out.size() < max_count) {
+        std::vector<Key> keys;
+        Point point = next_group(state, in_flight, keys);
+        std::size_t fresh_tier = std::numeric_limits<std::size_t>::max();
+        for (Key k : keys) fresh_tier = std::min(fresh_tier, tier(k));
+        if (halve(point == incumbent ? std::numeric_limits<std::size_t>::max() : fresh_tier)) continue;
+        if (!offer(point, keys) && !halve(std::numeric_limits<std::size_t>::max())) break;
     }
     return out;
 }
@@ -302,13 +378,13 @@ Point GrowthSearch::next_group(const State& state, const std::unordered_set<Key>
         keys.push_back(k);
     }
     std::size_t fresh = 0;
-    int kind = -1;  // 0: knobs the incumbent leaves at their default; 1: swaps
+    int kind = -1;  // 0: knobs the incumbent leaves at their default; 1: swaps (of one tier)
     for (Key k : state.pool) {
         if (fresh == kGroup) break;
         std::size_t d = dim_of(k);
         if (used[d] || state.left.count(k) || state.blamed.count(k) || in_flight.count(k)) continue;
         if (incumbent[d] == choice_of(k)) continue;
-        int this_kind = incumbent[d] != 0 ? 1 : 0;
+        int this_kind = (incumbent[d] != 0 ? 1 : 0) + 2 * static_cast<int>(tier(k));
         if (kind == -1) kind = this_kind;
         if (this_kind != kind) continue;
         point[d] = choice_of(k);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -30,6 +31,22 @@ public:
 
 private:
     struct State;
+    /// The screening tier of a value: 1 for an integer knob (a size, a threshold, a count: it
+    /// acts smoothly, so its values do much the same), 0 for the others (each value a distinct
+    /// transformation). Tier 0 is screened first, and its suspect groups are cut before new
+    /// groups of tier 1 are built.
+    std::size_t tier(std::uint64_t key) const;
+    /// An integer knob's extreme values (the lowest and the highest of its non-default values):
+    /// the one farther from the default in rank (a seeded coin on a tie) is tried first, the
+    /// other as its first swap; effects of a size or a threshold are largest far from the default.
+    struct IntegerKnob {
+        std::uint32_t first, second;
+    };
+    /// Knob d's extremes when its values and default are all integers (three choices or more).
+    std::optional<IntegerKnob> integer_knob(std::size_t d) const;
+    /// Orders a shuffled pool (stably): the values of other knobs, then each integer knob's first
+    /// extreme, then its second, then its other values.
+    void order_pool(std::vector<std::uint64_t>& values) const;
     /// The state growth has reached after the finished evaluations of taken.
     State replay(const PointHistory& taken, const Point& start) const;
     /// Starts the next pass over the values: every one that the incumbent does not hold and
@@ -49,6 +66,7 @@ private:
     const SearchSpace& space_;
     std::vector<std::size_t> dims_;
     std::uint64_t seed_;
+    std::vector<std::optional<IntegerKnob>> integer_;  // by dimension
 };
 
 }  // namespace routetune

@@ -26,6 +26,7 @@ SearchSpace::SearchSpace(const Expression& expression) {
                              std::to_string(max_values) + " (use a step, e.g. [lo..hi:*2])");
         Dimension dim;
         dim.knob = axis.knob;
+        dim.default_value = axis.default_value;
         if (!axis.default_value.empty()) dim.index.emplace(axis.default_value, 0);
         for (std::uint64_t i = 0; i < axis.values.size(); ++i) {
             std::string value = axis.values.at(i);

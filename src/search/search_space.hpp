@@ -43,6 +43,8 @@ public:
     const std::string& knob(std::size_t d) const { return dims_[d].knob; }
     /// The value of choice c >= 1 of dimension d.
     const std::string& value(std::size_t d, std::uint32_t c) const { return dims_[d].values[c - 1]; }
+    /// The knob's default value (choice 0); "" when the catalog does not know it.
+    const std::string& default_value(std::size_t d) const { return dims_[d].default_value; }
     /// The all-default point (the baseline route).
     Point baseline() const { return Point(dims_.size(), 0); }
     /// The point of a mixed-radix index over the choices (last dimension fastest); index must
@@ -65,6 +67,7 @@ public:
 private:
     struct Dimension {
         std::string knob;
+        std::string default_value;
         std::vector<std::string> values;  // non-default values, in list order
         std::unordered_map<std::string, std::uint32_t> index;  // value -> choice (default -> 0)
     };

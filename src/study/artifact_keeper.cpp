@@ -3,36 +3,28 @@
 #include <algorithm>
 #include <set>
 
+#include "study/selection.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
 
 namespace fs = std::filesystem;
 
-ArtifactKeeper::ArtifactKeeper(StudyPaths paths, bool keep_all, int top)
-    : paths_(std::move(paths)), keep_all_(keep_all), top_(std::max(top, 1)) {}
+ArtifactKeeper::ArtifactKeeper(StudyPaths paths, bool keep_all, int top, double min_gain)
+    : paths_(std::move(paths)), keep_all_(keep_all), top_(top), min_gain_(min_gain) {}
 
 void ArtifactKeeper::drop(const Route& route) const { remove_tree_quietly(paths_.workdir(route.hash())); }
 
 void ArtifactKeeper::after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
                                       const std::optional<Evaluation>& default_evaluation) {
     if (keep_all_ || e.route.empty()) return;
-    if (e.status != Status::Ok || !e.same_as.empty()) {  // same_as: its twin's folder holds the artifact
-        drop(e.route);
-        return;
-    }
-    std::vector<const Evaluation*> eligible{&e};
-    for (const auto& other : earlier) {
-        if (other.status == Status::Ok && !other.route.empty() && other.same_as.empty()) eligible.push_back(&other);
-    }
-    std::stable_sort(eligible.begin(), eligible.end(), [](const Evaluation* a, const Evaluation* b) {
-        return a->timing.median_s < b->timing.median_s;
-    });
-    double bar = default_evaluation ? default_evaluation->timing.median_s : 0;
-    for (std::size_t i = 0; i < eligible.size(); ++i) {
-        bool contender = i < static_cast<std::size_t>(top_) && (bar <= 0 || eligible[i]->timing.median_s < bar);
-        if (!contender) drop(eligible[i]->route);
-    }
+    std::vector<Evaluation> all = earlier;
+    all.push_back(e);
+    std::set<std::string> keep;
+    for (const auto& kept : routes_to_confirm(all, default_evaluation, min_gain_, top_)) keep.insert(kept.route.hash());
+    for (const auto& other : all)
+        if (!other.route.empty() && !keep.count(other.route.hash()) && (other.status == Status::Ok || &other == &all.back()))
+            drop(other.route);
 }
 
 void ArtifactKeeper::finish(const std::vector<Evaluation>& evaluations, const std::optional<StudyOutcome>& outcome) {

@@ -1,6 +1,7 @@
 // Which evaluations keep their scratch folder (and so their artifact). By default the
-// default route's and the current best few (candidates for the confirmation) during the
-// search, and only the default's and the winner's at the end; --keep-artifacts keeps all.
+// default route's and exactly the routes the confirmation would take now (routes_to_confirm,
+// the confirmation's own rule, ties included) during the search, and only the default's and
+// the winner's at the end; --keep-artifacts keeps all.
 #pragma once
 
 #include <cstdint>
@@ -22,12 +23,13 @@ struct ArtifactBytes {
 /// Deletes the artifacts a study no longer needs.
 class ArtifactKeeper {
 public:
-    /// keep_all: never delete; top: how many of the fastest eligible routes stay during the search.
-    ArtifactKeeper(StudyPaths paths, bool keep_all, int top);
+    /// keep_all: never delete; top and min_gain: the confirmation's confirm_top and min_gain.
+    ArtifactKeeper(StudyPaths paths, bool keep_all, int top, double min_gain);
 
-    /// After evaluation e finished (earlier: those before it): deletes e's folder if it failed,
-    /// was answered by a twin (same_as) or is not among the fastest `top`, and the folder of a
-    /// route it pushed out.
+    /// After evaluation e finished (earlier: those before it, in the order the confirmation will
+    /// see them): deletes the folder of every route, e included, that is not the default and
+    /// that the confirmation would not take (routes_to_confirm over earlier and then e): e's
+    /// when it failed or was answered by a twin (same_as: the twin's folder holds the artifact).
     void after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
                           const std::optional<Evaluation>& default_evaluation);
 
@@ -46,6 +48,7 @@ private:
     StudyPaths paths_;
     bool keep_all_;
     int top_;
+    double min_gain_;
 };
 
 }  // namespace routetune

@@ -97,8 +97,9 @@ namespace {
 
 // The outcome when the default itself failed: the fastest eligible route, with no speedup.
 StudyOutcome without_default(const std::vector<Evaluation>& evaluations, const Evaluation& default_evaluation,
-                             StudyOutcome outcome) {
-    auto fastest = fastest_eligible(evaluations);
+                             StudyOutcome outcome, double min_gain, int top) {
+    std::vector<Evaluation> routes = routes_to_confirm(evaluations, default_evaluation, min_gain, top);
+    const Evaluation* fastest = routes.empty() ? nullptr : &routes.front();
     if (!fastest) {
         outcome.outcome = Outcome::NoEligibleRoute;
         outcome.message = "no route, the default included, built, ran and passed accuracy";
@@ -202,9 +203,10 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
                                         const Evaluation& default_evaluation) {
     StudyOutcome outcome;
     outcome.recorded_at = iso8601_utc_now();
-    if (default_evaluation.status != Status::Ok) return without_default(evaluations, default_evaluation, outcome);
+    if (default_evaluation.status != Status::Ok)
+        return without_default(evaluations, default_evaluation, outcome, timing_.min_gain, timing_.confirm_top);
     std::vector<Evaluation> routes{default_evaluation};
-    for (auto& e : confirmation_candidates(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top))
+    for (auto& e : routes_to_confirm(evaluations, default_evaluation, timing_.min_gain, timing_.confirm_top))
         routes.push_back(std::move(e));
     if (routes.size() == 1) {
         outcome.outcome = Outcome::DefaultStays;

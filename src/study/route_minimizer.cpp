@@ -42,15 +42,20 @@ Route without(const Route& route, const Route& baseline, const std::vector<std::
     return out;
 }
 
-std::vector<std::string> changes_of(const Route& winner, const Route& baseline, const std::vector<std::string>& order) {
+/// The changes of winner in no block, in winner's order, then the baseline's knobs winner changes.
+std::vector<std::string> changes_outside(const Route& winner, const Route& baseline, const std::vector<ChangeBlock>& blocks) {
     std::vector<std::string> changes;
     auto changed = [&](const std::string& knob) { return winner.get(knob) != baseline.get(knob); };
     auto add = [&](const std::string& knob) {
         if (changed(knob) && std::find(changes.begin(), changes.end(), knob) == changes.end()) changes.push_back(knob);
     };
-    for (const std::string& knob : order) add(knob);
+    for (const auto& block : blocks)
+        for (const std::string& knob : block.knobs) changes.push_back(knob);
     for (const auto& [knob, value] : winner.assignments()) add(knob);
     for (const auto& [knob, value] : baseline.assignments()) add(knob);
+    std::size_t in_blocks = 0;
+    for (const auto& block : blocks) in_blocks += block.knobs.size();
+    changes.erase(changes.begin(), changes.begin() + static_cast<std::ptrdiff_t>(in_blocks));
     return changes;
 }
 
@@ -100,6 +105,46 @@ public:
             ++found;
             ++resolved;
         }
+        return true;
+    }
+
+    /// Guided by blocks: every change of the blocks that did not pay in one trial, then each
+    /// block that paid cut in halves down to one change (a paying change alone stays without a
+    /// trial), then the halves left aside in one trial; what costs time in those single trials
+    /// is group-tested with rest at the end. False when the trials ran out.
+    bool run_blocks(const std::vector<ChangeBlock>& blocks, std::deque<std::string> rest) {
+        std::vector<std::string> unpaid;
+        for (const auto& block : blocks)
+            if (!block.paid) unpaid.insert(unpaid.end(), block.knobs.begin(), block.knobs.end());
+        if (!at_once(unpaid, rest)) return false;
+        std::vector<std::string> aside;
+        for (const auto& block : blocks) {
+            if (!block.paid) continue;
+            std::vector<std::string> group = block.knobs;
+            while (group.size() > 1) {
+                auto middle = group.begin() + static_cast<std::ptrdiff_t>((group.size() + 1) / 2);
+                std::vector<std::string> first(group.begin(), middle), second(middle, group.end());
+                auto gone = try_removing(first);
+                if (!gone) return false;
+                if (*gone) {
+                    group = std::move(second);
+                } else {
+                    aside.insert(aside.end(), second.begin(), second.end());
+                    group = std::move(first);
+                }
+            }
+        }
+        if (!at_once(aside, rest)) return false;
+        return run(std::move(rest));
+    }
+
+    /// Removes knobs in one trial; when that costs time, they go to the front of pool (to be
+    /// group-tested). False when the trials ran out.
+    bool at_once(const std::vector<std::string>& knobs, std::deque<std::string>& pool) {
+        if (knobs.empty()) return true;
+        auto gone = try_removing(knobs);
+        if (!gone) return false;
+        if (!*gone) pool.insert(pool.begin(), knobs.begin(), knobs.end());
         return true;
     }
 
@@ -178,11 +223,11 @@ private:
 
 }  // namespace
 
-MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<std::string>& order,
+MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<ChangeBlock>& blocks,
                               const CostsTime& costs_time, std::size_t max_trials) {
     Search search(winner, baseline, costs_time, max_trials);
-    std::vector<std::string> changes = changes_of(winner, baseline, order);
-    if (search.run(std::deque<std::string>(changes.begin(), changes.end()))) search.repair();
+    std::vector<std::string> rest = changes_outside(winner, baseline, blocks);
+    if (search.run_blocks(blocks, std::deque<std::string>(rest.begin(), rest.end()))) search.repair();
     return search.take();
 }
 

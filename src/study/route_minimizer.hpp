@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "routetune/route.hpp"
+#include "study/change_blocks.hpp"
 
 namespace routetune {
 
@@ -25,9 +26,11 @@ struct MinimizedRoute {
 /// Adaptive group testing of winner's changes against baseline: groups of changes are put
 /// back to the baseline's value, and a removal stays when costs_time(current route,
 /// candidate) is false; the result is checked with costs_time(winner, result) and what made
-/// it slower is put back. order lists the changed knobs, the ones to try removing first
-/// first (knobs of winner missing from it come last). At most max_trials judgements.
-MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<std::string>& order,
+/// it slower is put back. blocks (change_blocks of the study's history; may be empty) guide
+/// it: the changes of blocks that did not pay go in one trial, a block that paid is cut in
+/// halves down to the change that pays, and what is left is group-tested (changes of winner
+/// in no block too). At most max_trials judgements.
+MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<ChangeBlock>& blocks,
                               const CostsTime& costs_time, std::size_t max_trials);
 
 }  // namespace routetune

@@ -29,6 +29,20 @@ std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& e
     return picked;
 }
 
+std::vector<Evaluation> routes_to_confirm(const std::vector<Evaluation>& evaluations,
+                                          const std::optional<Evaluation>& default_evaluation, double min_gain, int top) {
+    if (default_evaluation && default_evaluation->status == Status::Ok)
+        return confirmation_candidates(evaluations, *default_evaluation, min_gain, top);
+    std::vector<Evaluation> routes;
+    if (default_evaluation) {
+        if (auto fastest = fastest_eligible(evaluations)) routes.push_back(*fastest);
+        return routes;
+    }
+    for (const auto& e : evaluations)
+        if (e.status == Status::Ok && !e.route.empty() && e.same_as.empty()) routes.push_back(e);
+    return routes;
+}
+
 Confirmation make_confirmation(const Route& route, const std::vector<double>& default_samples,
                                const std::vector<double>& candidate_samples) {
     Confirmation c;
@@ -53,7 +67,7 @@ std::optional<Confirmation> pick_winner(const std::vector<Confirmation>& confirm
 std::optional<Evaluation> fastest_eligible(const std::vector<Evaluation>& evaluations) {
     std::optional<Evaluation> best;
     for (const auto& e : evaluations) {
-        if (e.status == Status::Ok && (!best || e.timing.median_s < best->timing.median_s)) best = e;
+        if (e.status == Status::Ok && e.same_as.empty() && (!best || e.timing.median_s < best->timing.median_s)) best = e;
     }
     return best;
 }

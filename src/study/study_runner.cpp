@@ -81,7 +81,7 @@ StudySummary StudyRunner::run() {
                 " (use --continue to resume a study instead)");
     TrackingProcessRunner tracking(runner_, *store);  // pending rows name their process groups
     Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, tracking);
-    ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top);
+    ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top, spec.timing.min_gain);
     StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_),
                        [&evaluator](const Evaluation& e) { return evaluator.run_identity(e); });
     if (options_.started_s) ledger.count_from(*options_.started_s);
@@ -220,7 +220,7 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
                 minimization_progress_(p);
             });
         }
-        minimizer.shrink(outcome, *ledger.default_evaluation());
+        minimizer.shrink(outcome, *ledger.default_evaluation(), ledger.evaluations());
     }
     if (interrupt_requested())
         throw Interrupted("during the confirmation; " + ledger.remaining_text(where_.redacted()));

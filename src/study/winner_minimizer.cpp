@@ -5,7 +5,7 @@
 // (removal_judge.cpp) refuses the removal when the candidate is slower with confidence.
 // Every route built and measured Ok (the winner, each candidate) is kept for the whole
 // shrinking, so a reference is never rebuilt. minimize_route (route_minimizer.cpp) chooses what to remove.
-// At most 2 x changes + 8 candidates are judged. The result is re-confirmed against the default in the spec's
+// The study's evaluations guide it (change_blocks). At most 2 x changes + 8 candidates are judged. The result is re-confirmed against the default in the spec's
 // confirm_rounds interleaved rounds; the outcome keeps it beside the winner when its interval
 // still clears 1 + min_gain.
 #include "study/winner_minimizer.hpp"
@@ -16,6 +16,7 @@
 #include "study/removal_judge.hpp"
 #include "study/route_minimizer.hpp"
 #include "study/selection.hpp"
+#include "study/study_ledger.hpp"
 
 namespace routetune {
 
@@ -65,7 +66,8 @@ bool WinnerMinimizer::costs_time(Builds& builds, const Route& reference, const R
     });
 }
 
-void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const {
+void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_evaluation,
+                             const std::vector<Evaluation>& evaluations) const {
     if (outcome.outcome != Outcome::Improved || !outcome.winner || default_evaluation.status != Status::Ok) return;
     Builds builds;
     BuiltCandidate winner = built(*outcome.winner);
@@ -78,7 +80,11 @@ void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_ev
         if (progress_) progress_(MinimizationProgress{++trial, from, from > to ? from - to : 0, 0});
         return costs_time(builds, reference, candidate);
     };
-    MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route, {}, judge, 2 * changes + 8);
+    std::vector<Observation> history;
+    for (const auto& e : evaluations) history.push_back(observe(e));
+    MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route,
+                                            change_blocks(*outcome.winner, default_evaluation.route, history), judge,
+                                            2 * changes + 8);
     if (interrupt_requested()) return;
     auto kept = builds.find(minimal.route.to_string());
     BuiltCandidate shrunk = kept != builds.end() ? kept->second : built(minimal.route);

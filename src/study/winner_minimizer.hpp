@@ -22,10 +22,12 @@ public:
                     std::map<std::string, std::string> environment = {});
 
     /// When outcome is improved: removes the winner's changes whose removal does not make it
-    /// slower with confidence, re-confirms the result against the default in interleaved
-    /// rounds, and sets outcome's minimal_* fields (the winner itself when nothing could go;
-    /// left unset when the shrunk route no longer beats the default by min_gain).
-    void shrink(StudyOutcome& outcome, const Evaluation& default_evaluation) const;
+    /// slower with confidence, guided by the study's evaluations (change_blocks), re-confirms
+    /// the result against the
+    /// default in interleaved rounds, and sets outcome's minimal_* fields (the winner itself
+    /// when nothing could go; left unset when the shrunk route no longer beats the default by
+    /// min_gain).
+    void shrink(StudyOutcome& outcome, const Evaluation& default_evaluation, const std::vector<Evaluation>& evaluations) const;
     /// Calls callback at the start of each judged removal.
     void on_progress(MinimizationProgressCallback callback) { progress_ = std::move(callback); }
 

@@ -1,5 +1,7 @@
 #include "util/text.hpp"
 
+#include <charconv>
+
 namespace routetune {
 
 std::string_view trim(std::string_view text) {
@@ -7,6 +9,13 @@ std::string_view trim(std::string_view text) {
     if (first == std::string_view::npos) return {};
     auto last = text.find_last_not_of(" \t\r\n");
     return text.substr(first, last - first + 1);
+}
+
+std::optional<long long> parse_integer(std::string_view text) {
+    long long value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {

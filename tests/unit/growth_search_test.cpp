@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "search_fixtures.hpp"
@@ -17,6 +20,13 @@ Expression expression(int knobs, std::vector<Axis> extra = {}) {
     for (int k = 0; k < knobs; ++k) e.axes.push_back(axis((k < 10 ? "-k0" : "-k") + std::to_string(k), {"on", "off"}, "off"));
     for (Axis& a : extra) e.axes.push_back(std::move(a));
     return e;
+}
+
+// Every dimension of space: growth may change every knob.
+std::vector<std::size_t> all_dims(const SearchSpace& space) {
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    return dims;
 }
 
 // Time 1 times factor(route), an interval of +-1%; factor 0 means the build fails.
@@ -35,8 +45,7 @@ Observation measure(const Route& route, const std::function<double(const Route&)
 // limit builds); returns the history.
 SearchHistory grow(const SearchSpace& space, const std::function<double(const Route&)>& factor, std::uint64_t seed,
                    std::size_t limit = 200) {
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, seed);
     SearchHistory history;
     history.observations.push_back(measure(Route{}, factor));
@@ -116,8 +125,7 @@ TEST(GrowthSearch, AnotherValueReplacesTheIncumbentsOnlyWhenItIsNotSlower) {
     std::size_t e = space.dimensions() - 1;
     ASSERT_EQ(space.knob(e), "-e");
     auto factor = [](const Route& r) { return r.get("-e") == "v2" ? 0.988 : r.get("-e") == "v1" ? 1.0 : 1.012; };
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
         SearchHistory history = grow(space, factor, seed);
         PointHistory taken(space, history);
@@ -132,8 +140,7 @@ TEST(GrowthSearch, AnotherValueReplacesTheIncumbentsOnlyWhenItIsNotSlower) {
 
 TEST(GrowthSearch, APendingGroupIsNotProposedAgainAndTheSameHistoryGivesTheSameProposals) {
     SearchSpace space(expression(64));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, 9);
     SearchHistory history;
     history.observations.push_back(measure(Route{}, [](const Route&) { return 1.0; }));
@@ -158,8 +165,7 @@ TEST(GrowthSearch, APendingGroupIsNotProposedAgainAndTheSameHistoryGivesTheSameP
 // noisy measurement cannot tell from the default.
 TEST(GrowthSearch, GroupsAnsweredByTheirBasesArtifactAddNoMeasurement) {
     SearchSpace space(expression(64));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     GrowthSearch growth(space, dims, 3);
     Observation d = ok(Route{}, 1.0);
     d.ci_low_s = 0.9;
@@ -201,8 +207,7 @@ TEST(GrowthSearch, GroupsAnsweredByTheirBasesArtifactAddNoMeasurement) {
 TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
     std::vector<Axis> extra{axis("-e", {"v0", "v1", "v2"}, "v0")};
     SearchSpace space(expression(20, extra));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d < space.dimensions(); ++d) dims.push_back(d);
+    std::vector<std::size_t> dims = all_dims(space);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         GrowthSearch growth(space, dims, seed);
         SearchHistory history;
@@ -223,6 +228,133 @@ TEST(GrowthSearch, ASwapAnsweredByItsBasesArtifactIsNotSlower) {
         Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
         EXPECT_NE(space.route(grown).get("-e"), first_e->route.get("-e")) << "seed " << seed << ": the swap took its place";
     }
+}
+
+
+// `flags` on/off knobs -kNN (default off), then `ints` integer knobs -pN over 0, 2, 4, 16, 32, 128
+// with default 8.
+Expression flags_and_ints(int flags, int ints) {
+    std::vector<Axis> extra;
+    for (int p = 0; p < ints; ++p) extra.push_back(axis("-p" + std::to_string(p), {"0", "2", "4", "16", "32", "128"}, "8"));
+    return expression(flags, extra);
+}
+
+TEST(GrowthSearch, IntegerKnobsComeAfterTheFlagsAndTheirFarthestValueFirst) {
+    // 40 flags, one of which fails; 6 integer knobs. No build changes an integer knob before
+    // every flag is settled (the failing one alone blamed); then each integer knob's first value
+    // is its extreme farthest from the default in rank (128: three steps above 8, 0 three below:
+    // a seeded coin, so 0 or 128), its second the other extreme.
+    SearchSpace space(flags_and_ints(40, 6));
+    auto factor = [](const Route& r) { return r.get("-k17") == "on" ? 0.0 : 1.0; };
+    SearchHistory history = grow(space, factor, 3, 60);
+    bool flags_settled = false;
+    std::map<std::string, std::vector<std::string>> tried;  // int knob -> values in the order first tried
+    for (const auto& obs : history.observations) {
+        bool touches_int = false;
+        for (const auto& [knob, value] : obs.route.assignments()) {
+            if (knob[1] != 'p') continue;
+            touches_int = true;
+            auto& order = tried[knob];
+            if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
+        }
+        if (touches_int) EXPECT_TRUE(flags_settled) << "an integer knob before the flags were settled";
+        if (obs.status == Status::Ok && obs.route.assignments().size() >= 39 && !obs.route.get("-k17")) flags_settled = true;
+    }
+    ASSERT_EQ(tried.size(), 6u);
+    for (const auto& [knob, order] : tried) {
+        ASSERT_GE(order.size(), 2u) << knob;
+        EXPECT_TRUE((order[0] == "0" && order[1] == "128") || (order[0] == "128" && order[1] == "0")) << knob << " " << order[0];
+    }
+}
+
+TEST(GrowthSearch, AToleranceIsNotBuiltOnIntervalsNarrowByChance) {
+    // The history's intervals are +-1% (five builds of -z, a knob growth does not change), but
+    // the start's and the groups' are +-0.05% (three repeats that happened to agree). Groups
+    // measure 2% slower by noise: with their own intervals the tolerance would call them slower
+    // and cut them; with the history's typical width they join.
+    std::vector<Axis> extra{axis("-z", {"a", "b", "c", "d", "e", "f"}, "a")};
+    SearchSpace space(expression(32, extra));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d + 1 < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 1);
+    auto narrow = [](const Route& route, double median) {
+        Observation obs = ok(route, median);
+        obs.ci_low_s = median * 0.9995, obs.ci_high_s = median * 1.0005;
+        return obs;
+    };
+    SearchHistory history;
+    history.observations.push_back(narrow(Route{}, 1.0));
+    for (const char* z : {"b", "c", "d", "e", "f"}) history.observations.push_back(ok(Route::parse(std::string("-z=") + z), 1.0));
+    for (int i = 0; i < 2; ++i) {
+        auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+        ASSERT_EQ(points.size(), 1u);
+        history.observations.push_back(narrow(space.route(points.front()), 1.02));
+    }
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+    EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
+}
+
+TEST(GrowthSearch, AnIntegerKnobsFirstValueIsItsExtremeFarthestFromTheDefault) {
+    // -p: 0 2 4 below the default 8 and 16 above: 0 is three steps away, 16 one, so 0 is tried
+    // first and 16 second; -q the other way round (128 first, 4 second), whatever the seed.
+    std::vector<Axis> extra{axis("-p", {"0", "2", "4", "16"}, "8"), axis("-q", {"4", "16", "32", "128"}, "8")};
+    SearchSpace space(expression(8, extra));
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        SearchHistory history = grow(space, [](const Route&) { return 1.0; }, seed, 60);
+        std::map<std::string, std::vector<std::string>> tried;
+        for (const auto& obs : history.observations)
+            for (const auto& [knob, value] : obs.route.assignments()) {
+                auto& order = tried[knob];
+                if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
+            }
+        ASSERT_GE(tried["-p"].size(), 2u);
+        ASSERT_GE(tried["-q"].size(), 2u);
+        EXPECT_EQ(tried["-p"][0], "0") << seed;
+        EXPECT_EQ(tried["-p"][1], "16") << seed;
+        EXPECT_EQ(tried["-q"][0], "128") << seed;
+        EXPECT_EQ(tried["-q"][1], "4") << seed;
+    }
+}
+
+TEST(GrowthSearch, MergedValuesThatMeetAFailureAreTriedAgainAsFreshValues) {
+    // Two groups are built at once; the first joins, so the second (clean on its own) is merged
+    // into the next group. A value x of the first and a value y of the second fail together, so
+    // that merged group fails: the second group's values go back to the front of the pool (tried
+    // again before the first pass has tried every value) as fresh values, so the failure they
+    // meet is cut down to y and the others join.
+    SearchSpace space(expression(160));
+    std::vector<std::size_t> dims = all_dims(space);
+    GrowthSearch growth(space, dims, 1);
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    auto first = growth.propose(PointHistory(space, history), space.baseline(), 2);
+    ASSERT_EQ(first.size(), 2u);
+    Route a = space.route(first[0]), b = space.route(first[1]);
+    std::string x = a.assignments().begin()->first, y = b.assignments().begin()->first;
+    auto factor = [&](const Route& r) { return r.get(x) && r.get(y) ? 0.0 : 1.0; };
+    history.observations.push_back(measure(a, factor));
+    history.observations.push_back(measure(b, factor));
+    std::size_t failures = 0, retried = 0, all_tried = 0;
+    std::set<std::string> tried;
+    while (history.observations.size() < 400) {
+        auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+        if (points.empty()) break;
+        Observation obs = measure(space.route(points.front()), factor);
+        history.observations.push_back(obs);
+        for (const auto& [knob, value] : obs.route.assignments()) tried.insert(knob);
+        if (!all_tried && tried.size() == space.dimensions()) all_tried = history.observations.size();
+        bool holds_b = std::all_of(b.assignments().begin(), b.assignments().end(),
+                                   [&](const auto& change) { return obs.route.get(change.first).has_value(); });
+        if (failures > 0 && holds_b && !retried) retried = history.observations.size();
+        if (obs.status != Status::Ok) ++failures;
+    }
+    ASSERT_GT(failures, 0u);
+    ASSERT_NE(all_tried, 0u);
+    EXPECT_NE(retried, 0u) << "the merged values were not tried again";
+    EXPECT_LT(retried, all_tried) << "tried again only in the second pass";
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+    EXPECT_EQ(SearchSpace::changes(grown), 159u) << "every value but y";
+    EXPECT_FALSE(space.route(grown).get(y));
 }
 
 }  // namespace

@@ -170,7 +170,7 @@ TEST(SameArtifact, OneArtifactUnderTwoEnvironmentsIsTwoMeasurements) {
     EXPECT_EQ(evaluator.run_identity(unbuilt), "");
 
     auto store = StudyStore::open(bench.paths.cache);
-    ArtifactKeeper keeper(bench.paths, true, 3);
+    ArtifactKeeper keeper(bench.paths, true, 3, 0.02);
     StudyLedger ledger(*store, keeper, bench.clock, 0.02, 0, [&](const Evaluation& e) { return evaluator.run_identity(e); });
     ledger.commit(measured);
     EXPECT_EQ(ledger.measured_twin(evaluator.run_identity(other)), nullptr);
@@ -266,7 +266,7 @@ TEST(SameArtifact, ATwinsAnswerIsNeverConfirmedOnItsOwn) {
 
 TEST(SameArtifact, AnAnswersFolderGoesItsTwinsHoldsTheArtifact) {
     fake::StudyBench bench;
-    ArtifactKeeper keeper(bench.paths, false, 3);
+    ArtifactKeeper keeper(bench.paths, false, 3, 0.02);
     Evaluation d = ok_evaluation("", 1.0);
     Evaluation twin = ok_evaluation("-a=1", 0.5);
     Evaluation answer = same_as_twin(twin, twin);

@@ -34,7 +34,7 @@ protected:
     void start(const std::string& routes, SchedulerOptions options, Budget budget, const std::string& search = "fast") {
         evaluator = bench.evaluator();
         store = StudyStore::open(bench.paths.cache);
-        keeper = std::make_unique<ArtifactKeeper>(bench.paths, true, 3);
+        keeper = std::make_unique<ArtifactKeeper>(bench.paths, true, 3, 0.02);
         ledger = std::make_unique<StudyLedger>(*store, *keeper, bench.clock, bench.spec.timing.min_gain, 0,
                                                [this](const Evaluation& e) { return evaluator->run_identity(e); });
         ledger->load();

@@ -80,5 +80,25 @@ TEST(FastestEligible, TheFastestOkRouteTheDefaultIncluded) {
     EXPECT_FALSE(fastest_eligible({timed("-a=1", 0.1, Status::BuildFailed)}));
 }
 
+// routes_to_confirm is the confirmation's choice and the artifact keeper's: an evaluation
+// answered by a twin (same_as) is never taken on its own, whichever branch of the rule applies
+// and wherever it stands in the history (a scale-out store orders rows by their commit).
+TEST(RoutesToConfirm, AnAnswerOfATwinIsNeverTakenWithAFailedOrUnknownDefault) {
+    Evaluation twin = timed("-a=1", 0.5);
+    Evaluation answer = timed("-a=2", 0.5);
+    answer.same_as = "-a=1";
+    std::vector<Evaluation> history{answer, twin, timed("-a=3", 0.7)};
+    auto failed = routes_to_confirm(history, timed("", 0.0, Status::RunCrashed), 0.02, 3);
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_EQ(failed[0].route, twin.route) << "the twin stands for its answer";
+    auto unknown = routes_to_confirm(history, std::nullopt, 0.02, 3);
+    ASSERT_EQ(unknown.size(), 2u);
+    EXPECT_EQ(unknown[0].route, twin.route);
+    EXPECT_EQ(unknown[1].route.to_string(), "-a=3");
+    auto with_default = routes_to_confirm(history, timed("", 1.0), 0.02, 3);
+    ASSERT_EQ(with_default.size(), 2u);
+    EXPECT_EQ(with_default[0].route, twin.route);
+}
+
 }  // namespace
 }  // namespace routetune

@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "routetune/error.hpp"
 #include "search/search_space.hpp"
 #include "search/sim/simulation.hpp"
 #include "search/sim/synthetic_landscape.hpp"
+#include "search_fixtures.hpp"
 
 namespace routetune {
 namespace {
@@ -133,11 +136,6 @@ TEST(SyntheticLandscape, IsAPureFunctionOfOptionsAndRoute) {
     EXPECT_GE(failing, 3u);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(ExpressionFromRecord, KnobsLeftUnsetSomewhereVaryOverTheirDefault) {
     std::vector<Observation> rec = {ok("-z=1", 1.0), ok("-a=on -z=1", 0.5), ok("-b=x -z=1", 0.9), ok("-b=y -z=1", 0.9)};
@@ -153,6 +151,50 @@ TEST(ExpressionFromRecord, KnobsLeftUnsetSomewhereVaryOverTheirDefault) {
     EXPECT_EQ(report.runs[0].best_speedup, (std::vector<double>{1.0, 2.0, 2.0, 2.0, 2.0, 2.0}));
     EXPECT_TRUE(report.runs[0].strategy_finished);
     EXPECT_THROW(simulate_recorded("annealing", e, rec, options), UsageError);
+}
+
+
+TEST(SyntheticLandscape, WideSynergyMembersCarryASmallEffectOfTheirOwnAndNeedlesNone) {
+    for (std::uint64_t seed : {1, 2}) {
+        SyntheticLandscape wide(LandscapeOptions::wide(300, seed)), needles(LandscapeOptions::wide_needles(300, seed));
+        auto interactions = wide.interactions();
+        ASSERT_EQ(interactions.size(), needles.interactions().size());
+        std::size_t members = 0;
+        for (std::size_t i = 4; i < interactions.size(); ++i)  // after the 4 pairs of values that matter: the synergies
+            for (const auto& [knob, value] : interactions[i].members) {
+                Route alone;
+                alone.set(knob, value);
+                double effect = std::abs(std::log(wide.true_time(alone)));
+                EXPECT_GE(effect, 0.005 - 1e-9) << knob << "=" << value;
+                EXPECT_LE(effect, 0.02 + 1e-9) << knob << "=" << value;
+                EXPECT_LT(std::abs(std::log(needles.true_time(alone))), 1e-6) << "a needle does nothing alone";
+                ++members;
+            }
+        EXPECT_EQ(members, 2u * 2 + 2u * 3);
+    }
+}
+
+TEST(SyntheticLandscape, TheGccShapesTripleCostsAloneOnFlagsAndPaysTogether) {
+    Expression space;
+    for (int k = 0; k < 200; ++k) space.axes.push_back(axis("-f" + std::to_string(k), {"on", "off"}, "off"));
+    for (int k = 0; k < 200; ++k) space.axes.push_back(axis("-m" + std::to_string(k), {"a", "b", "c", "d"}, "a"));
+    space.axes.push_back(axis("-O", {"0", "1", "2", "3", "fast"}, "2"));
+    SyntheticLandscape landscape(LandscapeOptions::gcc(1, false), space);
+    const auto triple = landscape.interactions().back();
+    ASSERT_EQ(triple.members.size(), 3u);
+    Route together;
+    for (const auto& [knob, value] : triple.members) {
+        Route alone;
+        alone.set(knob, value);
+        EXPECT_NEAR(std::log(landscape.true_time(alone)), 0.01, 0.0021) << "each member costs about 1% alone";
+        EXPECT_EQ(value, "on") << "on an on/off flag";
+        together.set(knob, value);
+    }
+    double gain = -std::log(landscape.true_time(together));
+    EXPECT_GE(gain, 0.10 - 1e-9);
+    EXPECT_LE(gain, 0.15 + 1e-9);
+    EXPECT_EQ(landscape.evaluate(Route::parse("-O=fast")).status, Status::Inaccurate) << "fast but wrong";
+    EXPECT_LT(landscape.true_time(Route::parse("-O=3")), 1.0);
 }
 
 }  // namespace

@@ -450,11 +450,6 @@ TEST(SearchHistory, BeatsNeedsConfidenceAndOk) {
     EXPECT_EQ(history.find(Route::parse("-a=on")), nullptr);
 }
 
-}  // namespace
-}  // namespace routetune
-
-namespace routetune {
-namespace {
 
 TEST(AutoStrategy, InAWideSpaceItGrowsARouteOfManyGainsAndResumesFromItsHistory) {
     // The issue-13 shape at 1000 knobs: sweeps, then growth. After 200 builds the best route
@@ -475,6 +470,53 @@ TEST(AutoStrategy, InAWideSpaceItGrowsARouteOfManyGainsAndResumesFromItsHistory)
     EXPECT_GT(best->route.assignments().size(), 300u);
     auto resumed = make_strategy("auto", landscape.expression(), {});
     EXPECT_EQ(resumed->propose(history, 2), strategy->propose(history, 2));
+}
+
+
+// 420 on/off flags, and -march and -mtune of 12 values each (the dominant knobs auto samples).
+Expression flags_and_targets() {
+    Expression e;
+    for (int k = 0; k < 420; ++k) e.axes.push_back(axis("-f" + std::to_string(k), {"on", "off"}, "off"));
+    std::vector<std::string> cpus{"generic", "native"};
+    for (int i = 0; i < 10; ++i) cpus.push_back("cpu" + std::to_string(i));
+    e.axes.push_back(axis("-march", cpus, "generic"));
+    e.axes.push_back(axis("-mtune", cpus, "generic"));
+    return e;
+}
+
+TEST(AutoStrategy, GrowthStartsFromEachDominantKnobAtItsFastestSample) {
+    // -march=native gains 5%, every other -mtune value 3%: growth's first group must hold both
+    // (each knob at its best sample, not only the fastest single sample).
+    Expression e = flags_and_targets();
+    auto oracle = [](const Route& r) {
+        double t = 1.0;
+        if (r.get("-march") == "native") t *= 0.95;
+        if (r.get("-mtune") && r.get("-mtune") != "generic") t *= 0.97;
+        return ok(r, t);
+    };
+    auto strategy = make_strategy("auto", e, {});
+    SearchHistory history;
+    history.observations.push_back(oracle(Route{}));
+    for (const Route& route : run(*strategy, history, oracle, 40)) {
+        if (route.assignments().size() < 4) continue;  // the samples and their combination
+        EXPECT_EQ(route.get("-march"), "native") << route.to_string();
+        EXPECT_TRUE(route.get("-mtune").has_value()) << route.to_string();
+        return;
+    }
+    FAIL() << "growth never started";
+}
+
+TEST(AutoStrategy, InAWideSpaceItWaitsForBuildsInFlightRatherThanModel) {
+    // With the dominant samples in flight growth cannot start; auto proposes nothing more
+    // (the scheduler waits) instead of the model phase's guesses.
+    Expression e = flags_and_targets();
+    auto strategy = make_strategy("auto", e, {});
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    auto samples = strategy->propose(history, 64);
+    ASSERT_FALSE(samples.empty());
+    for (const Route& route : samples) history.observations.push_back(Observation{route, Status::Pending});
+    EXPECT_TRUE(strategy->propose(history, 4).empty());
 }
 
 }  // namespace

@@ -88,5 +88,28 @@ TEST(ValueSweep, SweepsNothingWhenItWouldCostATenthOfTheSingleChanges) {
     EXPECT_TRUE(ValueSweep(wide, {n}, true).dims().empty()) << "an excluded knob is not swept";
 }
 
+
+TEST(ValueSweep, ALuckyAnchorIsSmoothedWithItsNeighboursLikeEveryValue) {
+    // The default -n=0 measures a lucky 3% fast; its neighbour -n=1 measures 1.0, and -n=64
+    // gains 3% with neighbours (32, 128) that gain 2.5%. Against the anchor's single
+    // measurement (-3.0% in log) 64's smoothed -2.8% would lose; smoothed among its neighbours
+    // the anchor is -2.0% and 64 wins.
+    SearchSpace space(expression(200));
+    ValueSweep sweep(space, {}, true);
+    ASSERT_EQ(sweep.dims().size(), 1u);
+    std::size_t n = sweep.dims().front();
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 0.97));
+    for (const Point& point : sweep.points(space.baseline())) {
+        const std::string& value = space.value(n, point[n]);
+        double time = value == "64" ? 0.97 : value == "32" || value == "128" ? 0.975 : 1.0;
+        history.observations.push_back(ok(space.route(point), time));
+    }
+    auto chosen = sweep.apply(PointHistory(space, history), space.baseline(), space.baseline());
+    ASSERT_TRUE(chosen.has_value());
+    ASSERT_NE((*chosen)[n], 0u) << "the anchor's own value was kept";
+    EXPECT_EQ(space.value(n, (*chosen)[n]), "64");
+}
+
 }  // namespace
 }  // namespace routetune

@@ -30,7 +30,7 @@ std::uint64_t text_hash(const std::string& text) {
 
 SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : options_(options) {
     SearchRng rng(options.seed, 0x6c616e64ULL);
-    std::vector<std::pair<std::string, std::string>> values;  // non-default values
+    std::vector<Value> values;  // non-default values
     for (std::size_t k = 0; k < options.knobs; ++k) {
         char name[32];
         std::snprintf(name, sizeof name, "-k%03zu", k);
@@ -51,17 +51,41 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
         expression_.text += (expression_.text.empty() ? "" : " ") + axis.knob + "=~";
         expression_.axes.push_back(std::move(axis));
     }
-    for (const auto& value : values) effect_[value] = 0.0;
-    for (std::size_t i = 0; i < options.small_effects && !values.empty(); ++i)
-        effect_[values[rng.below(values.size())]] = options.small_effect_sd * rng.normal();
-    auto pick = [&]() {
+    draw(rng, values, values);
+    add_wide_features(rng, values);
+    add_own_axes(rng);
+    index_axes();
+}
+
+SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options, Expression space)
+    : options_(options), expression_(std::move(space)) {
+    SearchRng rng(options.seed, 0x6c616e64ULL);
+    std::vector<Value> params;
+    std::vector<Value> values = add_compiler_features(rng, params);
+    params.insert(params.end(), values.begin(), values.end());
+    draw(rng, values, params);
+    add_wide_features(rng, values);
+    index_axes();
+}
+
+void SyntheticLandscape::index_axes() {
+    for (const Axis& axis : expression_.axes) default_of_[axis.knob] = axis.default_value;
+}
+
+void SyntheticLandscape::draw(SearchRng& rng, const std::vector<Value>& values, const std::vector<Value>& failing_values) {
+    const LandscapeOptions& options = options_;
+    for (const auto& value : failing_values) effect_.emplace(value, 0.0);
+    for (std::size_t i = 0; i < options.small_effects && !failing_values.empty(); ++i)
+        effect_[failing_values[rng.below(failing_values.size())]] = options.small_effect_sd * rng.normal();
+    auto pick_from = [&](const std::vector<Value>& list) {
         for (int tries = 0; tries < 1000; ++tries) {
-            const auto& value = values[rng.below(values.size())];
+            const auto& value = list[rng.below(list.size())];
             if (std::abs(effect_[value]) < 0.03 && !failing_.count(value)) return value;
         }
-        return values[rng.below(values.size())];
+        return list[rng.below(list.size())];
     };
-    std::vector<std::pair<std::string, std::string>> mattering;  // values with a main effect
+    auto pick = [&]() { return pick_from(values); };
+    std::vector<Value> mattering;  // values with a main effect
     for (std::size_t i = 0; i < options.strong; ++i) {
         mattering.push_back(pick());
         effect_[mattering.back()] = -(0.05 + 0.2 * rng.unit());
@@ -75,12 +99,12 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
         effect_[value] = -(0.1 + 0.2 * rng.unit());
         failing_[value] = Status::Inaccurate;
     }
-    std::size_t failing = static_cast<std::size_t>(std::lround(options.failing_rate * values.size()));
+    std::size_t failing = static_cast<std::size_t>(std::lround(options.failing_rate * failing_values.size()));
     constexpr Status kFailures[] = {Status::BuildFailed, Status::RunCrashed, Status::BuildCrashed, Status::RunFailed};
-    for (std::size_t i = 0; i < failing; ++i) failing_[pick()] = kFailures[rng.below(4)];
-    auto pair = [&](const auto& draw, double log_effect) {
-        auto a = draw(), b = draw();
-        for (int tries = 0; tries < 100 && b.first == a.first; ++tries) b = draw();
+    for (std::size_t i = 0; i < failing; ++i) failing_[pick_from(failing_values)] = kFailures[rng.below(4)];
+    auto pair = [&](const auto& draw_one, double log_effect) {
+        auto a = draw_one(), b = draw_one();
+        for (int tries = 0; tries < 100 && b.first == a.first; ++tries) b = draw_one();
         return Rule{{a, b}, log_effect};
     };
     auto any = [&]() { return pick(); };
@@ -88,7 +112,12 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
     for (std::size_t i = 0; i < options.pairs; ++i)
         interactions_.push_back(pair(main_effect, (rng.below(2) == 0 ? -1.0 : 1.0) * (0.03 + 0.09 * rng.unit())));
     for (std::size_t i = 0; i < options.failing_pairs; ++i) failing_pairs_.push_back(pair(any, 0));
-    add_wide_features(rng, values);
+}
+
+std::vector<SyntheticLandscape::Interaction> SyntheticLandscape::interactions() const {
+    std::vector<Interaction> out;
+    for (const Rule& rule : interactions_) out.push_back({rule.members, rule.log_effect});
+    return out;
 }
 
 bool SyntheticLandscape::applies(const Rule& rule, const Route& route) const {
@@ -136,10 +165,8 @@ Observation SyntheticLandscape::evaluate(const Route& route) const {
     }
     Route canonical;
     for (const auto& [knob, value] : route.assignments()) {
-        const Axis* axis = nullptr;
-        for (const Axis& a : expression_.axes)
-            if (a.knob == knob) axis = &a;
-        if (axis == nullptr || axis->default_value != value) canonical.set(knob, value);
+        auto known = default_of_.find(knob);
+        if (known == default_of_.end() || known->second != value) canonical.set(knob, value);
     }
     SearchRng noise(options_.seed ^ text_hash(canonical.to_string()), 0x6e6f697365ULL);
     double median = true_time(route) * std::exp(options_.noise_sd * noise.normal());

@@ -30,7 +30,6 @@
 #include "eval/timing_source.hpp"
 #include "eval/warm_measurements.hpp"
 #include "util/files.hpp"
-#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 #include "util/signal_name.hpp"
 #include "util/statistics.hpp"

@@ -12,6 +12,7 @@
 #include "govern/promotion.hpp"
 #include "govern/regression_run.hpp"
 #include "routetune/error.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -29,6 +30,7 @@ struct PromoteArguments {
 };
 
 int run(PromoteArguments& a, bool has_route) {
+    InterruptGuard guard;
     PromoteRequest& request = a.request;
     if (a.store.empty() == a.where.store.empty())
         throw UsageError("promote: name the study's store once: STORE (an SQLite file) or --store URL|PATH");

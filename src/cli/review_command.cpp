@@ -10,6 +10,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "govern/review.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -23,6 +24,7 @@ struct ReviewArguments {
 };
 
 int run(const ReviewArguments& a) {
+    InterruptGuard guard;
     ReviewResult result = review_lock(a.lock, a.rerun, AuditTarget{a.audit, command_argv()});
     if (a.json) {
         nlohmann::json out{{"lock", a.lock},

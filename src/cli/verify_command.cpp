@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "govern/audit_log.hpp"
 #include "govern/verification.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -30,6 +31,7 @@ void print_human(const Verification& v, const Lock& lock, const VerifyArguments&
 }
 
 int run(const VerifyArguments& a) {
+    InterruptGuard guard;
     Lock lock = read_lock(a.lock);
     Verification v = verify_lock(lock, a.lock, a.rerun);
     for (const auto& warning : v.warnings) std::cerr << "routetune: warning: " << warning << "\n";

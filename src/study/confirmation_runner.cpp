@@ -12,7 +12,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 #include "study/selection.hpp"
 #include "util/files.hpp"
 

@@ -27,7 +27,7 @@
 
 #include <algorithm>
 
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune {
 

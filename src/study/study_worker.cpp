@@ -21,7 +21,7 @@
 #include "eval/fingerprint.hpp"
 #include "routetune/error.hpp"
 #include "store/postgres/work_queue.hpp"
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 #include "study/study_opening.hpp"
 #include "study/study_setup.hpp"
 #include "util/files.hpp"

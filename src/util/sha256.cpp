@@ -4,11 +4,15 @@
 // streamed through the same incremental hasher in 64 KiB chunks.
 #include "util/sha256.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 namespace routetune {
@@ -119,18 +123,26 @@ std::string sha256_hex(std::string_view data) {
 }
 
 std::optional<std::string> sha256_file(const std::filesystem::path& file) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) return std::nullopt;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
+    int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return std::nullopt;
+    struct stat info {};
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        close(fd);
+        return std::nullopt;
+    }
     Sha256 hasher;
     std::vector<char> chunk(1 << 16);
-    while (in) {
-        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-        std::streamsize got = in.gcount();
-        if (got > 0) hasher.update(reinterpret_cast<const unsigned char*>(chunk.data()), std::size_t(got));
+    while (true) {
+        ssize_t got = read(fd, chunk.data(), chunk.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            close(fd);
+            return std::nullopt;
+        }
+        if (got == 0) break;
+        hasher.update(reinterpret_cast<const unsigned char*>(chunk.data()), static_cast<std::size_t>(got));
     }
-    if (in.bad()) return std::nullopt;
+    close(fd);
     return hasher.finish();
 }
 

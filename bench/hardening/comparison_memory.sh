@@ -1,6 +1,6 @@
 #!/bin/sh
 # Peak memory of a study whose outputs are large (issue 25): each run prints SIZE_MB of text
-# ("1.25\n" repeated, 5 bytes a value) to stdout, which routetune streams into its {output}
+# (TOKEN and a newline repeated: "1.25\n" by default, 5 bytes a value) to stdout, which routetune streams into its {output}
 # file, reads back (bounded by [run] max_output_mb, 256 by default) and compares with the
 # default route's output under rel_l2. Two routes besides the default, one repeat each. For each
 # routetune binary given, the study runs REPEATS times from an empty store under
@@ -8,13 +8,14 @@
 # time, then the median RSS and its ratio to the output's size.
 #
 # Usage: bench/hardening/comparison_memory.sh ROUTETUNE [ROUTETUNE...]
-# Environment: SIZE_MB (120), REPEATS (3).
+# Environment: SIZE_MB (120), REPEATS (3), TOKEN (1.25).
 set -eu
 size_mb=${SIZE_MB:-120}
 repeats=${REPEATS:-3}
 work=$(mktemp -d /tmp/comparison_memory.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-awk -v n=$((size_mb * 1048576 / 5)) 'BEGIN { for (i = 0; i < n; i++) print "1.25" }' > "$work/output.txt"
+token=${TOKEN:-1.25}
+awk -v n=$((size_mb * 1048576 / (${#token} + 1))) -v t="$token" 'BEGIN { for (i = 0; i < n; i++) print t }' > "$work/output.txt"
 cat > "$work/spec.toml" <<SPEC
 name = "memory"
 [compiler]

@@ -5,8 +5,6 @@
 #include <charconv>
 #include <optional>
 
-#include "util/excerpt.hpp"
-
 #include "routetune/error.hpp"
 
 namespace routetune {
@@ -73,7 +71,7 @@ std::string Knob::allowed_text() const {
 
 bool is_valid_knob_name(std::string_view name) {
     if (name.size() < 2 || name[0] != '-') return false;
-    return name.find_first_of("= \t\r\n[]|") == std::string_view::npos && control_byte_at(name) == std::string_view::npos;
+    return name.find_first_of("= \t\r\n[]|") == std::string_view::npos;
 }
 
 }  // namespace routetune

@@ -6,7 +6,7 @@
 // at a normal exit an atexit handler closes it and reaps the guardian, which then has nothing
 // to kill (a guardian left to init would stay a zombie where init does not reap).
 // Guarding: a constructor that runs before main() in every program linking this file looks for
-// kGuardianVariable; when it is set, the process ignores the terminal's signals, names itself
+// kGuardianVariable, argv = {"routetune-guard"} and a pipe at descriptor 3; when all hold, the process ignores the terminal's signals, names itself
 // "routetune-guard", blocks in read() on descriptor 3 until end-of-file, then ends every
 // process whose ROUTETUNE_PROCESS_TAG starts with "<tag>." (end_tagged_processes, repeated
 // until a scan finds none, at most 100 times) and exits without running the program.
@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ namespace routetune {
 namespace {
 
 constexpr int kGuardianFd = 3;
+constexpr const char* kGuardianName = "routetune-guard";
 
 pid_t g_guardian = -1;
 int g_write_end = -1;
@@ -50,7 +52,7 @@ void stop_guardian() {
 
 [[noreturn]] void guard(const std::string& tag) {
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU}) signal(sig, SIG_IGN);
-    prctl(PR_SET_NAME, "routetune-guard", 0, 0, 0);
+    prctl(PR_SET_NAME, kGuardianName, 0, 0, 0);
     char byte = 0;
     while (true) {
         ssize_t got = read(kGuardianFd, &byte, 1);
@@ -62,10 +64,16 @@ void stop_guardian() {
     _exit(0);
 }
 
-// Runs before main() (and before the program's own static objects): a guardian never returns.
-__attribute__((constructor(101))) void guard_if_asked() {
+// Runs before main() (and before the program's own static objects; glibc passes an init
+// function argc and argv): a guardian never returns. All three marks are needed, so a stray
+// variable in a user's environment never turns routetune into a guardian.
+__attribute__((constructor(101))) void guard_if_asked(int argc, char** argv, char**) {
     const char* tag = std::getenv(kGuardianVariable);
-    if (tag != nullptr && *tag != '\0') guard(tag);
+    struct stat pipe_info {};
+    bool asked = tag != nullptr && *tag != '\0' && argc == 1 && argv != nullptr && argv[0] != nullptr &&
+                 std::strcmp(argv[0], kGuardianName) == 0 && fstat(kGuardianFd, &pipe_info) == 0 &&
+                 S_ISFIFO(pipe_info.st_mode);
+    if (asked) guard(tag);
 }
 
 bool spawn_guardian() {
@@ -88,8 +96,8 @@ bool spawn_guardian() {
     std::vector<char*> envp;
     for (std::string& s : strings) envp.push_back(s.data());
     envp.push_back(nullptr);
-    char name[] = "routetune-guard";
-    char* argv[] = {name, nullptr};
+    std::string name = kGuardianName;
+    char* argv[] = {name.data(), nullptr};
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

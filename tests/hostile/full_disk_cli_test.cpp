@@ -83,14 +83,18 @@ void expect_study_went_on(const CliResult& r, const std::string& reason) {
     EXPECT_EQ(evaluations["-k=c"].at("status"), "ok") << evaluations["-k=c"].dump();
 }
 
-TEST(FullDisk, ARunFillingTheDiskFailsAndTheStudyGoesOn) {
+// Each of the two mechanisms alone: the failed candidate's files removed before the store
+// writes (here with no reserve: a folder planted at its name, which routetune leaves alone),
+// and the reserve (here with the filler kept by --keep-artifacts).
+TEST(FullDisk, ARunFillingTheDiskFailsItsFilesGoFirstAndTheStudyGoesOn) {
     SmallDisk disk(64);
     if (!disk.ok()) GTEST_SKIP() << "cannot mount a 64 MB tmpfs here (needs root): " << disk.why();
     write_study(disk.folder(), "cat /dev/zero > \"$1\"");
+    fs::create_directories(disk.folder() / ".routetune" / "disk.sqlite.reserve");
     CliResult r = run_cli({"tune", "spec.toml", "--json"}, disk.folder());
     expect_study_went_on(r, "No space left on device");
     EXPECT_FALSE(fs::exists(disk.folder() / ".routetune" / "disk.d" / "work" / Route::parse("-k=b").hash()));
-    EXPECT_FALSE(fs::exists(disk.folder() / ".routetune" / "disk.sqlite.reserve")) << "the reserve outlived the writer";
+    EXPECT_TRUE(fs::is_directory(disk.folder() / ".routetune" / "disk.sqlite.reserve")) << "a folder not ours was touched";
 }
 
 TEST(FullDisk, WithKeepArtifactsTheStoreReserveStillRecordsTheFiller) {
@@ -100,6 +104,8 @@ TEST(FullDisk, WithKeepArtifactsTheStoreReserveStillRecordsTheFiller) {
     CliResult r = run_cli({"tune", "spec.toml", "--json", "--keep-artifacts"}, disk.folder());
     expect_study_went_on(r, "No space left on device");
     EXPECT_NE(by_route(r)["-k=b"].at("message").get<std::string>().find("is full"), std::string::npos);
+    EXPECT_TRUE(fs::exists(disk.folder() / ".routetune" / "disk.d" / "work" / Route::parse("-k=b").hash()));
+    EXPECT_FALSE(fs::exists(disk.folder() / ".routetune" / "disk.sqlite.reserve")) << "the reserve outlived the writer";
 }
 
 TEST(FileSizeLimit, AWritePastUlimitFIsAFailedRunNotADeadTool) {

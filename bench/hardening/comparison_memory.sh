@@ -2,10 +2,10 @@
 # Peak memory of a study whose outputs are large (issue 25): each run prints SIZE_MB of text
 # (TOKEN and a newline repeated: "1.25\n" by default, 5 bytes a value) to stdout, which
 # routetune streams into its {output} file, reads back (bounded by [run] max_output_mb, 256 by
-# default) and compares with the default route's output under rel_l2. Two routes besides the default, one repeat each. For each
-# routetune binary given, the study runs REPEATS times from an empty store under
-# /usr/bin/time -v; the script prints every run's maximum resident set size (KiB) and wall
-# time, then the median RSS and its ratio to the output's size.
+# default) and compares with the default route's output under rel_l2. Two routes besides the
+# default, one repeat each. For each routetune binary given, the study runs REPEATS times from
+# an empty store under /usr/bin/time -v; the script prints every run's maximum resident set
+# size (KiB) and wall time, then the median RSS and its ratio to the output's size.
 #
 # Usage: bench/hardening/comparison_memory.sh ROUTETUNE [ROUTETUNE...]
 # Environment: SIZE_MB (120), REPEATS (3), TOKEN (1.25).

@@ -9,7 +9,11 @@
 // time comes from the spec's timing source (eval/timing_source.hpp: wall time, CPU time, or
 // what the program reports, which may also be read from its stdout by the adapter). Every
 // process goes through the ProcessRunner, so tests run all of this over a fake. Runs may name
-// {compiler} too: a trtexec engine is run by trtexec itself.
+// {compiler} too: a trtexec engine is run by trtexec itself. A run's files are bounded as it
+// writes them ([run] max_output_mb is its RLIMIT_FSIZE: SIGXFSZ is a run_failed naming the
+// limit), its output and metrics are read back through the bounded reader (regular files only),
+// an artifact that is a FIFO or device fails the build, and a failure on a full file system
+// says so.
 #include "eval/evaluator.hpp"
 
 #include "eval/build_message.hpp"

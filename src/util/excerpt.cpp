@@ -1,3 +1,6 @@
+// Excerpts escape every byte outside printable ASCII; displayable keeps valid UTF-8 and escapes
+// only what a terminal or a reader would not show as itself: control bytes, C1 controls and
+// the bidirectional formatting characters, found by decoding each UTF-8 sequence.
 #include "util/excerpt.hpp"
 
 #include <algorithm>
@@ -28,10 +31,6 @@ std::string escaped(std::string_view text, std::size_t max_bytes) {
 std::string cut_note(std::string_view text, std::size_t max_bytes) {
     return text.size() > max_bytes ? "... (" + std::to_string(text.size()) + " bytes)" : "";
 }
-
-}  // namespace
-
-namespace {
 
 // The code point of the UTF-8 sequence at text[i] and its length; length 0 when invalid.
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i) {

@@ -25,6 +25,11 @@ public:
     /// keep_all: never delete; top: how many of the fastest eligible routes stay during the search.
     ArtifactKeeper(StudyPaths paths, bool keep_all, int top);
 
+    /// Before failed evaluation e is recorded: deletes its folder (unless keep_all, or it is the
+    /// default's), so that what a failed run wrote (it may have filled the disk) is gone
+    /// before the store writes.
+    void before_record(const Evaluation& e) const;
+
     /// After evaluation e finished (earlier: those before it): deletes e's folder if it failed,
     /// was answered by a twin (same_as) or is not among the fastest `top`, and the folder of a
     /// route it pushed out.

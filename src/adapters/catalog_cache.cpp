@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "routetune/error.hpp"
+#include "util/bounded_read.hpp"
 #include "util/files.hpp"
 #include "util/process.hpp"
 #include "util/remembered_run.hpp"
@@ -63,7 +64,7 @@ std::string CatalogCache::key(const CompilerIdentity& compiler, const std::vecto
 std::filesystem::path CatalogCache::file_of(const std::string& key) const { return dir_ / (key + ".json"); }
 
 std::optional<Catalog> CatalogCache::load(const std::string& key) const {
-    auto text = read_file(file_of(key));
+    auto text = load_text(key);
     if (!text) return std::nullopt;
     try {
         return catalog_from_json(*text);
@@ -76,7 +77,9 @@ bool CatalogCache::store(const std::string& key, const Catalog& catalog) const {
     return store_text(key, catalog_to_json(catalog));
 }
 
-std::optional<std::string> CatalogCache::load_text(const std::string& key) const { return read_file(file_of(key)); }
+std::optional<std::string> CatalogCache::load_text(const std::string& key) const {
+    return read_bounded(file_of(key), kMaxCatalogBytes, "cached catalog").bytes;
+}
 
 bool CatalogCache::store_text(const std::string& key, const std::string& text) const {
     std::error_code error;

@@ -13,6 +13,7 @@
 #include "study/study_setup.hpp"
 #include "routetune/error.hpp"
 #include "util/files.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -26,6 +27,7 @@ struct BuildArguments {
 };
 
 int run(const BuildArguments& a) {
+    InterruptGuard guard;
     if (!a.output.empty()) check_artifact_output(a.output);
     Spec spec = load_spec(a.spec);
     StudySetup setup;
@@ -37,6 +39,7 @@ int run(const BuildArguments& a) {
     StudyPaths paths = make_study_paths(setup.spec.dir, setup.spec.name + "-builds", a.cache);
     Evaluator evaluator(setup.spec, *setup.adapter, setup.catalog, paths);
     BuiltCandidate built = evaluator.build(route, "build");
+    throw_if_interrupted("the build was stopped; nothing was copied out");
     const Evaluation& e = built.evaluation;
     if (e.status != Status::Pending) {
         std::cerr << e.build_log_tail;
@@ -68,7 +71,8 @@ void add_build_command(CLI::App& app, Action& action) {
     c->add_option("--route", a->route, "the route, e.g. '-O=3 -funroll-loops=on' ('' is the default route)")->required();
     c->add_option("--output", a->output, "copy the artifact here, with PATH.routetune.json");
     c->add_option("--cache", a->cache, "where the build's scratch folder lives (default beside the spec)");
-    c->footer("Exit codes: 0 built; 1 the build failed (its error line is printed); 2 bad spec, route or options.");
+    c->footer("Exit codes: 0 built; 1 the build failed (its error line is printed); 2 bad spec, route or options; "
+              "130 stopped by SIGINT or SIGTERM (the build is ended, nothing copied out).");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

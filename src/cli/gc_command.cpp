@@ -34,6 +34,8 @@ int run(const GcArguments& a) {
     GcReport report = collect_garbage(a.store, options);
     std::cout << "removed " << report.artifacts_removed << " artifacts (" << report.bytes_freed << " bytes)";
     if (a.logs) std::cout << "; cleared the log tails of " << report.logs_cleared << " evaluations";
+    if (report.paths_cleared > 0)
+        std::cout << "; cleared " << report.paths_cleared << " artifact paths whose folders were already gone";
     std::cout << "\n";
     for (const auto& kept : report.kept) std::cout << "  kept " << kept << "\n";
     for (const auto& note : report.notes) std::cerr << "routetune: note: " << note << "\n";

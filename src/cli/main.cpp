@@ -1,6 +1,12 @@
 // The routetune executable: parses the command line with CLI11, runs one subcommand, and maps
 // the library's error types to the exit codes of the design (0, 1, 2, 3, 130; commands return 4 and 5).
+// SIGXFSZ is ignored, so a write past the file-size limit (ulimit -f) fails with EFBIG and is
+// reported like a full disk instead of ending routetune without a word (its children get the
+// default back); running out of memory is a plain message, not a bare std::bad_alloc.
+#include <signal.h>
+
 #include <iostream>
+#include <new>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -10,6 +16,7 @@
 #include "routetune/error.hpp"
 
 int main(int argc, char** argv) {
+    signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"routetune: find the fastest build route of a compiler for a workload, and prove it correct"};
     app.require_subcommand(1);
     app.footer("Exit codes (each command's --help lists its own): 0 success; 1 a runtime failure (or, for tune, "
@@ -59,6 +66,10 @@ int main(int argc, char** argv) {
     } catch (const routetune::Interrupted& e) {
         std::cerr << "routetune: interrupted: " << e.what() << "\n";
         return 130;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "routetune: failure: out of memory (a limit on routetune's memory, ulimit -v or a cgroup, "
+                     "is smaller than what this command needs)\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "routetune: failure: " << e.what() << "\n";
         return 1;

@@ -41,6 +41,7 @@ const std::map<std::string, std::string>& option_types() {
         {"route", "ROUTE"},
         {"format", "FORMAT"},
         {"host", "HOST"},
+        {"allow-host", "HOST"},
         {"worker-id", "NAME"},
         {"owner", "NAME"},
         {"reason", "REASON"},

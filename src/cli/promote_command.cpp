@@ -13,6 +13,7 @@
 #include "govern/regression_run.hpp"
 #include "routetune/error.hpp"
 #include "util/output_schema.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -33,6 +34,7 @@ struct PromoteArguments {
 };
 
 int run(PromoteArguments& a, bool has_route, bool has_owner) {
+    InterruptGuard guard;
     PromoteRequest& request = a.request;
     if (a.store.empty() == a.where.store.empty())
         throw UsageError("promote: name the study's store once: STORE (an SQLite file) or --store URL|PATH");
@@ -95,7 +97,8 @@ void add_promote_command(CLI::App& app, Action& action) {
                   "with --sign: git's allowed-signers file naming the key's principal (the recorded actor)");
     c->add_flag("--json", a->json, "print the result as JSON");
     c->footer("Exit codes: 0 promoted (lock written); 1 refused (every failing case named; no lock written) or a "
-              "runtime failure (no lock written); 2 bad input (store, route, --lock path, owner, key), nothing built.");
+              "runtime failure (no lock written); 2 bad input (store, route, --lock path, owner, key), nothing built; "
+              "130 stopped by SIGINT or SIGTERM (its builds and runs ended, a promote-interrupted audit entry, no lock written).");
     c->callback([a, route, owner, &action] {
         bool has_route = route->count() > 0;
         bool has_owner = owner->count() > 0;

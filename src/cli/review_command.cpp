@@ -14,6 +14,7 @@
 #include "govern/review.hpp"
 #include "routetune/error.hpp"
 #include "util/output_schema.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -51,6 +52,7 @@ void print(const ReviewResult& result, const ReviewArguments& a) {
 }
 
 int run(const ReviewArguments& a) {
+    InterruptGuard guard;
     LockStanding standing = judge_lock(a.lock, a.options);
     if (!standing.readable()) throw UsageError(standing.problem);
     print_notes(standing);
@@ -73,7 +75,8 @@ void add_review_command(CLI::App& app, Action& action) {
     c->add_flag("--rerun", a->rerun, "also re-run the regression set");
     add_lock_options(*c, a->options, true);
     c->add_flag("--json", a->json, "print the review as JSON");
-    c->footer("Exit codes: 0 keep; 1 a runtime failure (e.g. --rerun could not build); 2 bad input; 4 tampered; 5 re-tune or retire.");
+    c->footer("Exit codes: 0 keep; 1 a runtime failure (e.g. --rerun could not build); 2 bad input; 4 tampered; 5 re-tune or retire; "
+              "130 stopped by SIGINT or SIGTERM (--rerun: its builds and runs are ended).");
     c->callback([a, &action] { action = [a] { return run(*a); }; });
 }
 

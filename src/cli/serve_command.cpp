@@ -2,9 +2,10 @@
 // (SQLite files, or postgresql:// URLs with --study naming the study, as `report` takes them). An HTTP
 // server (cpp-httplib) answers / with the report page, read from the stores at each request,
 // and /state with a small JSON token the page polls to reload itself when evaluations land.
-// It binds to 127.0.0.1 unless told otherwise (the page shows commands and paths). SIGINT and
-// SIGTERM are taken by a watcher thread (sigwait) that stops the server, so it ends cleanly.
-#include <httplib.h>
+// It binds to 127.0.0.1 unless told otherwise (the page shows commands and paths), answers only
+// requests whose Host names an address it listens on (or --allow-host), and bounds slow and
+// numerous clients (cli/guarded_server.hpp). SIGINT and SIGTERM are taken by a watcher thread
+// (sigwait) that stops the server, so it ends cleanly.
 #include <signal.h>
 
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/guarded_server.hpp"
 #include "report/live_report.hpp"
 #include "routetune/error.hpp"
 
@@ -25,6 +27,7 @@ struct ServeArguments {
     std::string host = "127.0.0.1";
     int port = 8765;
     int poll_s = 2;
+    std::vector<std::string> allowed_hosts;
 };
 
 template <typename Render>
@@ -46,7 +49,9 @@ int run(const ServeArguments& a) {
         stores.push_back(store);
     }
     live_state(stores);
-    httplib::Server server;
+    std::vector<std::string> names = listening_host_names(a.host);
+    for (const auto& name : a.allowed_hosts) names.push_back(name);
+    GuardedServer server(ServerLimits{}, names);
     server.Get("/", [&](const httplib::Request&, httplib::Response& r) {
         answer(r, "text/html; charset=utf-8", [&] { return live_page(stores, a.poll_s); });
     });
@@ -61,6 +66,7 @@ int run(const ServeArguments& a) {
         throw RuntimeFailure("cannot listen on " + a.host + ":" + std::to_string(port) +
                              " (in use? choose another with --port, or --port 0 for any free one)");
     }
+    server.set_port(port);
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGINT);
@@ -90,6 +96,8 @@ void add_serve_command(CLI::App& app, Action& action) {
     c->add_option("--study", a->study, "the study's name in a database of several (postgresql:// stores)");
     c->add_option("--port", a->port, "TCP port (default 8765; 0: any free port, printed)")->check(CLI::Range(0, 65535));
     c->add_option("--host", a->host, "address to listen on (default 127.0.0.1: this machine only)");
+    c->add_option("--allow-host", a->allowed_hosts,
+                  "also answer requests naming this host (a name of this machine or a proxy's; repeatable)");
     c->add_option("--poll", a->poll_s, "seconds between the page's checks for new evaluations (default 2)")
         ->check(CLI::Range(1, 3600));
     c->footer("Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 cannot listen; 2 bad options or no store at a path (a database that cannot be read answers 503).");

@@ -10,6 +10,7 @@
 #include "govern/audit_log.hpp"
 #include "govern/verification.hpp"
 #include "routetune/error.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune::cli {
 
@@ -44,6 +45,7 @@ void print_human(const Verification& v, const LockStanding& standing, const Veri
 }
 
 int run(const VerifyArguments& a) {
+    InterruptGuard guard;
     LockStanding standing = judge_lock(a.lock, a.options);
     if (!standing.readable()) throw UsageError(standing.problem);
     Verification v = verify_lock(standing, a.lock, a.rerun);
@@ -65,7 +67,7 @@ int run(const VerifyArguments& a) {
 void add_verify_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<VerifyArguments>();
     CLI::App* c = app.add_subcommand("verify", "Check a lock's seal and this environment (and with --rerun, the regression set and A/B)");
-    c->footer("Exit codes: 0 valid (a review date passed is a warning; a retired lock is reported as retired); 1 regressed (--rerun: a failing case or no confirmed gain); 2 bad lock or options, or no lock file; 3 stale (the differences are printed); 4 tampered (what differs is named).");
+    c->footer("Exit codes: 0 valid (a review date passed is a warning; a retired lock is reported as retired); 1 regressed (--rerun: a failing case or no confirmed gain); 2 bad lock or options, or no lock file; 3 stale (the differences are printed); 4 tampered (what differs is named); 130 stopped by SIGINT or SIGTERM (--rerun: its builds and runs ended).");
     c->add_option("lock", a->lock, "the lock file")->required();
     c->add_flag("--rerun", a->rerun, "rebuild and re-run the regression set and the interleaved A/B");
     add_lock_options(*c, a->options, false);

@@ -11,7 +11,7 @@
 #include "cli/commands.hpp"
 #include "routetune/error.hpp"
 #include "store/postgres/work_queue.hpp"
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 #include "study/study_setup.hpp"
 #include "study/study_worker.hpp"
 

@@ -6,6 +6,7 @@
 
 #include "routetune/catalog.hpp"
 #include "routetune/error.hpp"
+#include "util/excerpt.hpp"
 #include "util/sha256.hpp"
 
 namespace routetune {
@@ -35,7 +36,7 @@ Route Route::parse(std::string_view text) {
         while (pos < text.size() && !is_space(text[pos])) ++pos;
         std::string token(text.substr(start, pos - start));
         ++index;
-        std::string where = "route token " + std::to_string(index) + " '" + token + "' (column " +
+        std::string where = "route token " + std::to_string(index) + " " + quoted_excerpt(token) + " (column " +
                             std::to_string(start + 1) + ")";
         auto eq = token.find('=');
         if (eq == std::string::npos) throw UsageError(where + ": expected NAME=VALUE, e.g. -O=3");
@@ -45,6 +46,7 @@ Route Route::parse(std::string_view text) {
             throw UsageError(where + ": '" + name +
                              "' is not a knob name (it starts with '-' and contains no '=', whitespace, '[', ']' or '|')");
         if (value.empty()) throw UsageError(where + ": empty value for " + name);
+        if (std::string error = knob_value_control_error(value); !error.empty()) throw UsageError(where + ": " + error);
         if (value.find_first_of("[]|") != std::string::npos)
             throw UsageError(where + ": a route value cannot contain '[', ']' or '|' (that is expression syntax)");
         if (route.values_.count(name) != 0) throw UsageError(where + ": knob " + name + " is given twice");

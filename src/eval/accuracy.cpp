@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "routetune/error.hpp"
+#include "util/bounded_read.hpp"
 
 namespace routetune {
 namespace {
@@ -53,24 +54,38 @@ AccuracyRule accuracy_rule_for(const AccuracySpec& spec, const std::string& case
     return rule;
 }
 
+std::string read_golden_reference(const CaseSpec& test_case, std::uint64_t max_output_mb) {
+    BoundedRead read = read_bounded(test_case.reference, max_output_mb << 20, "reference");
+    if (read.bytes) return std::move(*read.bytes);
+    throw UsageError("case '" + test_case.name + "': " + read.error +
+                     (read.error.find("larger than") != std::string::npos
+                          ? "; its output may be at most [run] max_output_mb = " + std::to_string(max_output_mb) +
+                                " MB, so it could never match: raise max_output_mb or shorten the reference"
+                          : ""));
+}
+
 CaseCheck check_case(std::string_view actual_bytes, std::string_view reference_bytes, const AccuracyRule& rule) {
     if (rule.metric == Metric::Exact && actual_bytes == reference_bytes) return {true, 0, ""};
-    NumericOutput reference = read_output(reference_bytes, rule.format);
-    if (!reference.ok)
-        return {false, std::numeric_limits<double>::quiet_NaN(), "the reference is unreadable: " + reference.message};
-    NumericOutput actual = read_output(actual_bytes, rule.format);
-    if (!actual.ok) return {false, std::numeric_limits<double>::infinity(), "malformed output: " + actual.message};
-    if (!actual.shape.empty() && !reference.shape.empty() && actual.shape != reference.shape) {
+    OutputValues reference(reference_bytes, rule.format);
+    if (!reference.ok())
+        return {false, std::numeric_limits<double>::quiet_NaN(), "the reference is unreadable: " + reference.message()};
+    OutputValues actual(actual_bytes, rule.format);
+    if (!actual.ok()) return {false, std::numeric_limits<double>::infinity(), "malformed output: " + actual.message()};
+    if (!actual.shape().empty() && !reference.shape().empty() && actual.shape() != reference.shape()) {
         auto shape_text = [](const std::vector<std::size_t>& shape) {
             std::string text = "(";
             for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
             return text + ")";
         };
         return {false, std::numeric_limits<double>::infinity(),
-                "the output's shape " + shape_text(actual.shape) + " differs from the reference's " +
-                    shape_text(reference.shape)};
+                "the output's shape " + shape_text(actual.shape()) + " differs from the reference's " +
+                    shape_text(reference.shape())};
     }
-    Loss loss = compute_loss(actual.values, reference.values, rule.metric, rule.atol, rule.rtol);
+    Loss loss = compute_loss(actual, reference, rule.metric, rule.atol, rule.rtol);
+    if (loss.unreadable == Unreadable::Reference)
+        return {false, std::numeric_limits<double>::quiet_NaN(), "the reference is unreadable: " + loss.message};
+    if (loss.unreadable == Unreadable::Actual)
+        return {false, std::numeric_limits<double>::infinity(), "malformed output: " + loss.message};
     if (!loss.ok) return {false, loss.value, loss.message};
     if (!(loss.value <= rule.threshold))
         return {false, loss.value,

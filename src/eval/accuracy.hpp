@@ -1,6 +1,7 @@
 // Checking one case's output against its reference under the spec's accuracy rule.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -35,8 +36,14 @@ struct CaseCheck {
     std::string message;   ///< why it failed, in one line; empty when it passed
 };
 
-/// Reads both byte strings in rule.format and compares them under rule.metric. For the exact
-/// metric, byte-identical outputs pass without being parsed (so any text can be compared).
+/// The golden reference of test_case, read up to max_output_mb ([run] max_output_mb: an
+/// output is never larger, so a larger reference could never match) and only as a regular
+/// file; throws UsageError naming the case, the file and the limit when it cannot be read.
+std::string read_golden_reference(const CaseSpec& test_case, std::uint64_t max_output_mb);
+
+/// Reads both byte strings in rule.format and compares them under rule.metric, value by value
+/// where they lie (no copy of their values). For the exact metric, byte-identical outputs pass
+/// without being parsed (so any text can be compared).
 CaseCheck check_case(std::string_view actual_bytes, std::string_view reference_bytes, const AccuracyRule& rule);
 
 }  // namespace routetune

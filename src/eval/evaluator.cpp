@@ -13,12 +13,19 @@
 // time comes from the spec's timing source (eval/timing_source.hpp: wall time, CPU time, or
 // what the program reports, which may also be read from its stdout by the adapter). Every
 // process goes through the ProcessRunner, so tests run all of this over a fake. Runs may name
-// {compiler} too: a trtexec engine is run by trtexec itself.
+// {compiler} too: a trtexec engine is run by trtexec itself. A run's files are bounded as it
+// writes them ([run] max_output_mb is its RLIMIT_FSIZE: SIGXFSZ is a run_failed naming the
+// limit), its output and metrics are read back through the bounded reader (regular files only),
+// an artifact that is a FIFO or device fails the build, and a failure on a full file system
+// says so.
 #include "eval/evaluator.hpp"
+
+#include <signal.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "eval/accuracy.hpp"
@@ -29,9 +36,12 @@
 #include "eval/default_checker.hpp"
 #include "eval/timing_source.hpp"
 #include "eval/warm_measurements.hpp"
+#include "util/bounded_read.hpp"
 #include "util/files.hpp"
+#include "util/redaction.hpp"
 #include "util/sha256.hpp"
 #include "util/signal_name.hpp"
+#include "util/space_reserve.hpp"
 #include "util/statistics.hpp"
 
 namespace routetune {
@@ -41,6 +51,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kLogTail = 4096;
+// Below this much free space the file system of a failed build or run is called full.
+constexpr std::int64_t kFullDiskBytes = 1 << 20;
 
 bool uses_placeholder(const std::vector<std::string>& argv, std::string_view name) {
     std::string token = "{" + std::string(name) + "}";
@@ -85,6 +97,20 @@ std::string last_line(const std::string& log) {
 std::string output_limit_message(const std::string& what, std::uint64_t limit_mb, const char* table) {
     return what + " printed more than " + std::to_string(limit_mb) + " MB on stdout, stderr or {output} (" +
            table + " max_output_mb = " + std::to_string(limit_mb) + "); it was stopped there";
+}
+
+std::string file_size_message(const std::string& what, std::uint64_t limit_mb) {
+    return what + " wrote a file larger than " + std::to_string(limit_mb) + " MB (the file-size limit of its runs, "
+           "[run] max_output_mb = " + std::to_string(limit_mb) + ", or a lower ulimit -f routetune runs under); it was "
+           "stopped there (SIGXFSZ)";
+}
+
+// "; the file system of folder is full (N bytes free)" when it has almost no room left: the
+// likely reason a build or run failed.
+std::string full_disk_note(const fs::path& folder) {
+    std::int64_t free = free_bytes(folder);
+    if (free < 0 || free >= kFullDiskBytes) return "";
+    return "; the file system of '" + folder.string() + "' is full (" + std::to_string(free) + " bytes free)";
 }
 
 bool larger_than(const fs::path& file, std::uint64_t limit) {
@@ -147,6 +173,12 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
     std::error_code ec;
     fs::create_directories(built.workdir, ec);
     built.artifact = built.workdir / "artifact";
+    if (ec) {
+        e.status = Status::BuildFailed;
+        e.message = "cannot create the build's scratch folder '" + built.workdir.string() + "': " + ec.message() +
+                    full_disk_note(paths_.root);
+        return built;
+    }
 
     AppliedRoute applied = adapter_.apply(route, catalog_);
     built.environment = applied.environment;
@@ -162,7 +194,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
         std::string error;
         if (!write_file(built.workdir / file.name, file.content, &error)) {
             e.status = Status::BuildFailed;
-            e.message = "could not write " + file.name + ": " + error;
+            e.message = "could not write " + file.name + ": " + error + full_disk_note(built.workdir);
             return built;
         }
     }
@@ -201,6 +233,12 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
         e.status = Status::BuildFailed;
         e.message = "the build succeeded but wrote no artifact at {artifact}";
         return built;
+    } else if (!fs::is_regular_file(built.artifact, ec) && !fs::is_directory(built.artifact, ec)) {
+        e.status = Status::BuildFailed;
+        e.message = std::string("the build left {artifact} as ") +
+                    (fs::is_fifo(built.artifact, ec) ? "a FIFO" : "a device or socket") +
+                    ", not a file or folder: it is never read";
+        return built;
     } else {
         e.artifact_sha256 = sha256_file(built.artifact).value_or("");
         e.artifact_bytes = fs::is_regular_file(built.artifact) ? fs::file_size(built.artifact, ec) : 0;
@@ -208,7 +246,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
         return built;
     }
     std::string cause = build_error_line(result.err.empty() ? result.out : result.err);
-    e.message = describe_exit(result, "the build") + (cause.empty() ? "" : ": " + cause);
+    e.message = describe_exit(result, "the build") + (cause.empty() ? "" : ": " + cause) + full_disk_note(built.workdir);
     return built;
 }
 
@@ -279,6 +317,7 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     process.output_cap = timing_source_traits(spec_.timing.source).stdout_cap;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     process.output_limit_bytes = spec_.run.max_output_mb << 20;
+    process.file_size_limit_bytes = process.output_limit_bytes;
     process.label = built.evaluation.route.hash();
     LaunchResult launched = (via ? *via : warm_ ? static_cast<CaseLauncher&>(*warm_) : *fresh_).run(launch);
     const ProcessResult& result = launched.process;
@@ -287,10 +326,19 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     run.signal = result.signal;
     run.stderr_tail = tail_of(result.err, kLogTail);
     run.time_s = run.wall_s = result.wall_s;
-    if (result.output_exceeded || larger_than(output, process.output_limit_bytes) ||
-        larger_than(metrics, process.output_limit_bytes)) {
+    std::string what = "case '" + test_case.name + "'";
+    if (!result.stdout_file_error.empty()) {
         run.status = Status::RunFailed;
-        run.message = output_limit_message("case '" + test_case.name + "'", spec_.run.max_output_mb, "[run]");
+        run.message = what + ": " + result.stdout_file_error + full_disk_note(built.workdir);
+        return run;
+    } else if (result.output_exceeded || larger_than(output, process.output_limit_bytes) ||
+               larger_than(metrics, process.output_limit_bytes)) {
+        run.status = Status::RunFailed;
+        run.message = output_limit_message(what, spec_.run.max_output_mb, "[run]");
+        return run;
+    } else if (result.outcome == ProcessOutcome::Signaled && result.signal == SIGXFSZ) {
+        run.status = Status::RunFailed;
+        run.message = file_size_message(what, spec_.run.max_output_mb);
         return run;
     } else if (result.outcome == ProcessOutcome::TimedOut) {
         run.status = Status::RunTimeout;
@@ -300,13 +348,20 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
         run.status = Status::RunFailed;
     }
     if (run.status != Status::Ok) {
-        run.message = launched.message.empty() ? describe_exit(result, "case '" + test_case.name + "'") + last_line(result.err)
+        run.message = launched.message.empty() ? describe_exit(result, what) + last_line(result.err) + full_disk_note(built.workdir)
                                                : launched.message;
         return run;
     }
     bool output_named = uses_placeholder(spec_.run.command, "output");
-    run.output = read_file(output).value_or(output_named ? "" : result.out);
-    FinishedRun finished{result, metrics, [&] { return output_named ? result.out : read_file(output).value_or(""); }};
+    BoundedRead written = read_bounded(output, process.output_limit_bytes, "output of " + what);
+    if (!written.bytes && !written.missing) {
+        run.status = Status::RunFailed;
+        run.message = written.error;
+        return run;
+    }
+    run.output = written.bytes ? std::move(*written.bytes) : output_named ? "" : result.out;
+    FinishedRun finished{result, metrics, [&] { return output_named ? result.out : run.output; },
+                         process.output_limit_bytes};
     std::string error;
     std::optional<std::vector<double>> times = timing_->times(finished, &error);
     if (!times) {

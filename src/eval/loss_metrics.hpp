@@ -1,10 +1,13 @@
-// Loss metrics between an output and its reference, as flat lists of numbers.
+// Loss metrics between an output and its reference, as streams of numbers read twice at most
+// (eval/value_source.hpp), so the memory of a comparison does not grow with the outputs.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "eval/value_source.hpp"
 
 namespace routetune {
 
@@ -16,11 +19,15 @@ std::string_view to_string(Metric metric);
 /// The inverse of to_string; nullopt for unknown text.
 std::optional<Metric> metric_from_string(std::string_view text);
 
+/// Which stream stopped at a value it could not read.
+enum class Unreadable { None, Actual, Reference };
+
 /// A computed loss, or why the output cannot pass at all.
 struct Loss {
     bool ok = false;      ///< false: lengths differ, or a non-finite value where the reference has another
     double value = 0;     ///< the loss; +inf when !ok
     std::string message;  ///< why !ok
+    Unreadable unreadable = Unreadable::None;  ///< a stream's error (message is its error()); the reference's first
 };
 
 /// The loss of actual against reference under metric. exact: 0 if every value equals its
@@ -32,5 +39,10 @@ struct Loss {
 /// the loss +inf with ok = false, as does a length mismatch. Empty lists have loss 0.
 Loss compute_loss(const std::vector<double>& actual, const std::vector<double>& reference, Metric metric,
                   double atol = 0, double rtol = 0);
+
+/// The same loss over two streams, each read at most twice and restarted in between; a stream
+/// that stops at an unreadable value makes the loss +inf with ok = false and unreadable set
+/// (the reference's error wins over the output's, which wins over every other failure).
+Loss compute_loss(ValueSource& actual, ValueSource& reference, Metric metric, double atol = 0, double rtol = 0);
 
 }  // namespace routetune

@@ -1,13 +1,12 @@
-// The real SystemProbe: files through std::ifstream, hashes through sha256_file, programs
-// through find_executable and run_process (argv only, a 20 s timeout, output capped; a run
+// The real SystemProbe: files through the bounded reader (util/bounded_read.hpp), hashes
+// through sha256_file, programs through find_executable and run_process (argv only, a 20 s timeout, output capped; a run
 // another asker of this process has just made of the same command is taken from
 // util/remembered_run instead), and uname(2) for the kernel release and machine.
 #include <sys/utsname.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "eval/fingerprint.hpp"
+#include "util/bounded_read.hpp"
 #include "util/process.hpp"
 #include "util/remembered_run.hpp"
 #include "util/sha256.hpp"
@@ -21,11 +20,7 @@ constexpr double kProbeTimeoutS = 20;
 class RealSystemProbe : public SystemProbe {
 public:
     std::optional<std::string> read_file(const std::filesystem::path& file) override {
-        std::ifstream stream(file, std::ios::binary);
-        if (!stream) return std::nullopt;
-        std::ostringstream text;
-        text << stream.rdbuf();
-        return text.str();
+        return read_bounded(file, kMaxSystemFileBytes, "system file").bytes;
     }
 
     std::optional<std::string> file_sha256(const std::filesystem::path& file) override { return sha256_file(file); }

@@ -3,6 +3,7 @@
 // (process_timing.cpp, reported_timing.cpp, cpu_timing.cpp) and make_timing_source picks one.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -22,6 +23,7 @@ struct FinishedRun {
     const ProcessResult& process;              ///< wall time, resource usage, captured stdout
     std::filesystem::path metrics;             ///< the run's {metrics} path (may not exist)
     std::function<std::string()> stdout_text;  ///< the run's stdout (captured, or the file it went to)
+    std::uint64_t metrics_limit_bytes = 256u << 20;  ///< the most read of metrics ([run] max_output_mb)
 };
 
 /// Reads the times of finished runs.

@@ -174,6 +174,7 @@ std::unique_ptr<WarmMeasurements> make_warm_measurements(const Spec& spec, const
     }
     for (const auto& [name, value] : default_route.environment) server.env[name] = value;
     server.label = "";
+    server.file_size_limit_bytes = spec.run.max_output_mb << 20;  // each file it writes, as a fresh run's
     return std::make_unique<WarmMeasurements>(runner, std::move(server), folder, spec.run.timeout_s);
 }
 

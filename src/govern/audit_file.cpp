@@ -25,22 +25,14 @@ std::string os_error(const fs::path& file, const char* what) {
     return "audit log " + file.string() + ": " + what + ": " + std::strerror(errno);
 }
 
-// Opens file with flags, refusing links and anything but a regular file; -1 with errno ENOENT
-// when it does not exist.
+// Opens file with flags through the one opener (links and anything but a regular file refused);
+// -1 when it does not exist.
 int open_regular(const fs::path& file, int flags) {
-    int fd = ::open(file.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        if (errno == ENOENT) return -1;
-        if (errno == ELOOP)
-            throw UsageError("audit log " + file.string() + " is a symbolic link; routetune neither reads nor appends through links");
-        throw RuntimeFailure(os_error(file, "cannot open"));
-    }
-    struct stat info {};
-    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-        ::close(fd);
-        throw UsageError("audit log " + file.string() + " is not a regular file (a folder, device, FIFO or socket); refused");
-    }
-    return fd;
+    RegularFile opened = open_regular_file(file, flags, LinkRule::Refuse, "audit log");
+    if (opened.fd >= 0) return opened.release();
+    if (opened.missing) return -1;
+    if (opened.link || opened.irregular) throw UsageError(opened.error);
+    throw RuntimeFailure(opened.error);
 }
 
 }  // namespace
@@ -147,11 +139,9 @@ std::optional<AuditLine> AuditFile::line_before(std::uint64_t offset) const {
 }
 
 std::string AuditFile::read_all() const {
-    std::uint64_t bytes = size();
-    if (bytes > kMaxAuditLogBytes)
-        throw UsageError("audit log " + file_.string() + " is larger than " + std::to_string(kMaxAuditLogBytes >> 20) +
-                         " MiB (the most routetune reads whole)");
-    return read_at(0, static_cast<std::size_t>(bytes));
+    BoundedRead read = read_bounded_descriptor(fd_, file_, kMaxAuditLogBytes, "audit log");
+    if (!read.bytes) throw UsageError(read.error);
+    return std::move(*read.bytes);
 }
 
 std::optional<std::string> read_audit_log(const fs::path& file) {

@@ -1,6 +1,7 @@
 // The audit log's file, opened and read under the rules every command shares: never through a
-// symbolic link, never a device, FIFO or folder (opened non-blocking, checked with fstat), reads
-// bounded per line and per log, and the last line found by reading backwards from the end, so
+// symbolic link, never a device, FIFO or folder (util/bounded_read.hpp's open_regular_file, the
+// one opener of files routetune reads), reads bounded per line and per log (kMaxAuditLineBytes,
+// kMaxAuditLogBytes, stated there with the other limits), and the last line found by reading backwards from the end, so
 // finding it costs the length of that line, not of the log.
 #pragma once
 
@@ -9,13 +10,9 @@
 #include <optional>
 #include <string>
 
+#include "util/bounded_read.hpp"
+
 namespace routetune {
-
-/// The longest audit line routetune reads (one entry).
-inline constexpr std::uint64_t kMaxAuditLineBytes = 16u << 20;
-
-/// The largest audit log read whole (`routetune audit`).
-inline constexpr std::uint64_t kMaxAuditLogBytes = 512u << 20;
 
 /// One line of the log, without its newline.
 struct AuditLine {

@@ -28,6 +28,7 @@ struct GcReport {
     std::size_t artifacts_removed = 0;
     std::uintmax_t bytes_freed = 0;
     std::size_t logs_cleared = 0;
+    std::size_t paths_cleared = 0;       ///< rows whose artifact folder was already gone, cleared
     std::vector<std::string> kept;       ///< "route (why)" for each artifact kept
     std::vector<std::string> notes;      ///< e.g. a registered lock that is gone
 };
@@ -35,7 +36,8 @@ struct GcReport {
 /// The --keep list "winner,default,locked" as a set; UsageError naming a bad item.
 std::set<std::string> parse_keep_list(const std::string& text);
 
-/// Collects garbage in the store at store as options say; UsageError when there is no store.
+/// Collects garbage in the store at store as options say, first completing the plan of a gc
+/// that did not finish (its journal); UsageError when there is no store.
 GcReport collect_garbage(const std::filesystem::path& store, const GcOptions& options);
 
 }  // namespace routetune

@@ -8,6 +8,7 @@
 
 #include "routetune/error.hpp"
 #include "study/study_setup.hpp"
+#include "util/bounded_read.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
@@ -58,9 +59,10 @@ fs::path lock_registry_path(const fs::path& store) { return fs::path(store.strin
 
 std::vector<fs::path> registered_locks(const fs::path& store) {
     std::vector<fs::path> locks;
-    std::optional<std::string> text = read_file(lock_registry_path(store));
-    if (!text) return locks;
-    nlohmann::json object = nlohmann::json::parse(*text, nullptr, false);
+    BoundedRead text = read_bounded(lock_registry_path(store), kMaxManifestBytes, "lock registry");
+    if (text.missing) return locks;
+    if (!text.bytes) throw RuntimeFailure(text.error);
+    nlohmann::json object = nlohmann::json::parse(*text.bytes, nullptr, false);
     if (object.is_discarded() || !object.contains("locks") || !object["locks"].is_array())
         throw RuntimeFailure(lock_registry_path(store).string() + ": malformed lock registry (expected {\"locks\": [...]})");
     for (const auto& entry : object["locks"])

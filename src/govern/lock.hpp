@@ -23,9 +23,6 @@ namespace routetune {
 /// The only lock format this routetune reads and writes.
 inline constexpr int kLockSchemaVersion = 2;
 
-/// The largest lock file routetune reads (bytes).
-inline constexpr std::uint64_t kMaxLockBytes = 16u << 20;
-
 /// One case of the regression set, as it ran at promotion.
 struct LockedCase {
     std::string name;

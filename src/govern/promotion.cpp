@@ -6,6 +6,10 @@
 // anchor and write it atomically. A failure after the run writes "promote-failed" and no lock.
 #include "govern/promotion.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
 #include "eval/accuracy.hpp"
 #include "eval/fingerprint.hpp"
 #include "govern/actor_identity.hpp"
@@ -222,6 +226,12 @@ PromoteResult promote(const PromoteRequest& request) {
                          " (sha256 " + evidence.header.spec_sha256.substr(0, 12) + " then, " +
                          setup.spec.sha256.substr(0, 12) + " now); tune again before promoting");
     validate_route(evidence.route, setup.catalog);
+    fs::path study_folder = make_study_paths({}, "", evidence.anchor).root;
+    if (std::string why = folder_write_error(study_folder / "promote"); !why.empty())
+        throw RuntimeFailure(evidence.where + ": the study's folder " + study_folder.string() + " cannot be written (" +
+                             why + (why == std::strerror(EROFS) ? ": the store is on a read-only medium" : "") +
+                             "); promote builds the route and the default in its promote/ folder and keeps the "
+                             "promoted artifact in its locked/ folder: run it where the store can be written");
     nlohmann::json consulted{{"store", evidence.where},
                              {"store_sha256", evidence.store_sha},
                              {"evaluation_ids", {evidence.default_id, evidence.route_id}},
@@ -236,7 +246,17 @@ PromoteResult promote(const PromoteRequest& request) {
 
     RegressionRun check(setup.spec, *setup.adapter, setup.catalog,
                         governance_paths(make_study_paths({}, "", evidence.anchor).root, "promote"));
-    RegressionOutcome run = check.run(evidence.route, RegressionOptions{});
+    RegressionOutcome run;
+    try {
+        run = check.run(evidence.route, RegressionOptions{});
+    } catch (const Interrupted& stop) {
+        AuditEntry interrupted = make_audit_entry("promote-interrupted", request.lock.string(), request.audit.command);
+        interrupted.evidence = consulted;
+        interrupted.proposed = evidence.route.to_string();
+        interrupted.result = "interrupted by a signal; no lock written";
+        append_audit_entry(request.audit, request.lock, interrupted);
+        throw Interrupted(std::string(stop.what()) + "; no lock written (audit entry promote-interrupted)");
+    }
     PromoteResult result;
     result.route = evidence.route.to_string();
     result.failures = run.failures;

@@ -13,11 +13,13 @@
 #include "eval/case_judgement.hpp"
 #include "study/confirmation_runner.hpp"
 #include "study/selection.hpp"
-#include "util/files.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune {
 
 namespace {
+
+constexpr const char* kStopped = "the regression run stopped at a signal; nothing was concluded";
 
 std::string case_label(const CaseSpec& test_case) {
     return "case '" + test_case.name + "' (" + test_case.case_class + (test_case.promotion_only ? ", promotion-only" : "") + ")";
@@ -61,6 +63,7 @@ RegressionOutcome RegressionRun::run(const Route& route, const RegressionOptions
     Evaluator evaluator(spec_, adapter_, catalog_, paths_, counting);
     BuiltCandidate fresh_default = evaluator.build(Route{}, "govern-default");
     BuiltCandidate built = evaluator.build(route, "govern");
+    throw_if_interrupted(kStopped);
     outcome.builds = 2;
     outcome.default_build = fresh_default.evaluation;
     outcome.route_build = built.evaluation;
@@ -89,6 +92,7 @@ void RegressionRun::check_cases(const Evaluator& evaluator, const BuiltCandidate
         AccuracyRule rule = accuracy_rule_for(spec_.accuracy, test_case.case_class);
         result.threshold = rule.threshold;
         CaseRun reference_run = evaluator.run_case(fresh_default, test_case, baseline);
+        throw_if_interrupted(kStopped);
         CaseVerdict of_default = judge_case_run(test_case, reference_run, nullptr, rule);
         if (of_default.status != Status::Ok) {
             result.status = of_default.status;
@@ -100,8 +104,10 @@ void RegressionRun::check_cases(const Evaluator& evaluator, const BuiltCandidate
         }
         baseline.default_case_s[test_case.name] = reference_run.wall_s;
         std::string reference = test_case.reference.empty() ? reference_run.output
-                                                            : read_file(test_case.reference).value_or("");
-        CaseVerdict verdict = judge_case_run(test_case, evaluator.run_case(route, test_case, baseline), &reference, rule);
+                                                            : read_golden_reference(test_case, spec_.run.max_output_mb);
+        CaseRun run = evaluator.run_case(route, test_case, baseline);
+        throw_if_interrupted(kStopped);
+        CaseVerdict verdict = judge_case_run(test_case, run, &reference, rule);
         result.status = verdict.status;
         result.loss = verdict.loss;
         result.message = verdict.message;
@@ -121,6 +127,7 @@ void RegressionRun::measure_gain(const Evaluator& evaluator, const BuiltCandidat
     std::vector<bool> alive(2, true);
     std::vector<std::string> dropped;
     auto samples = confirmation.interleave({fresh_default, route}, alive, dropped);
+    throw_if_interrupted(kStopped);
     if (!alive[0] || !alive[1] || samples[0].empty() || samples[1].empty()) {
         outcome.failures.push_back(std::string(!alive[0] ? "the default route" : "the route") +
                                    " failed a run of the interleaved A/B");

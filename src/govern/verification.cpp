@@ -132,10 +132,12 @@ nlohmann::json difference_evidence(const fs::path& lock_file, const std::vector<
 RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const RegressionOptions& options) {
     GovernedSetup setup = governed_setup(path_from_lock(lock.spec, lock_file));
     fs::path scratch = make_scratch_folder(fs::temp_directory_path(), "routetune-rerun-");
+    struct Cleanup {
+        fs::path folder;
+        ~Cleanup() { remove_tree_quietly(folder); }
+    } cleanup{scratch};  // an interrupted re-run leaves no scratch folder behind either
     RegressionRun check(setup.spec, *setup.adapter, setup.catalog, governance_paths(scratch, "check"));
-    RegressionOutcome outcome = check.run(Route::parse(lock.route), options);
-    remove_tree_quietly(scratch);
-    return outcome;
+    return check.run(Route::parse(lock.route), options);
 }
 
 Verification verify_lock(const LockStanding& standing, const fs::path& lock_file, bool rerun) {

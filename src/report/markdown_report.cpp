@@ -1,24 +1,26 @@
 // Writes the report rows as GitHub Markdown tables. Every cell from the study (routes,
 // messages, paths) goes through escape_markdown, which backslash-escapes the ASCII
 // punctuation that could start emphasis, code, links, images, raw HTML, character references
-// or a new table cell. Parentheses need no escape once brackets are escaped, and a cell never
+// or a new table cell; line breaks and tabs become spaces, and other control characters and the
+// bidirectional overrides are escaped (util/excerpt's displayable). Parentheses need no escape once brackets are escaped, and a cell never
 // starts a line, so "#", "+" and "-" are left alone.
 #include "report/markdown_report.hpp"
 
 #include "report/report_row.hpp"
+#include "util/excerpt.hpp"
 
 namespace routetune {
 
 std::string escape_markdown(std::string_view text) {
     static constexpr std::string_view kSpecial = "\\`*_[]<>!|&~";
+    std::string spaced(text);
+    for (char& c : spaced) {
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    }
     std::string out;
-    for (char c : text) {
-        if (c == '\n' || c == '\r' || c == '\t') {
-            out += ' ';
-        } else {
-            if (kSpecial.find(c) != std::string_view::npos) out += '\\';
-            out += c;
-        }
+    for (char c : displayable(spaced)) {
+        if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+        out += c;
     }
     return out;
 }

@@ -1,13 +1,16 @@
 // Lays out the study table: the header fields as "label  value" lines, then a grid whose
 // column widths are the widest cell of each column (measured in code points, so × and … count
 // as one column). Text columns are left-aligned, numbers right-aligned; the message is the
-// last column and is not padded, and no line carries trailing spaces.
+// last column and is not padded, and no line carries trailing spaces. Every cell and header
+// value is made displayable first (util/excerpt: control characters and bidirectional
+// overrides escaped), so a route or message cannot garble the terminal or reorder the table.
 #include "report/table_report.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "report/report_row.hpp"
+#include "util/excerpt.hpp"
 
 namespace routetune {
 
@@ -50,7 +53,10 @@ std::string rstrip(std::string line) {
     return line;
 }
 
-std::string grid(const std::vector<Column>& columns, const std::vector<std::vector<std::string>>& cells) {
+std::string grid(const std::vector<Column>& columns, std::vector<std::vector<std::string>> cells) {
+    for (auto& row : cells) {
+        for (auto& cell : row) cell = displayable(cell);
+    }
     std::vector<std::size_t> widths;
     for (const auto& column : columns) widths.push_back(display_width(column.title));
     for (const auto& row : cells) {
@@ -80,7 +86,7 @@ std::string table_report(const StudySummary& summary, const TableOptions& option
     std::size_t label_width = 0;
     for (const auto& field : fields) label_width = std::max(label_width, field.label.size());
     for (const auto& field : fields) {
-        out += rstrip(pad(field.label, label_width, Align::Left) + "  " + field.value) + "\n";
+        out += rstrip(pad(field.label, label_width, Align::Left) + "  " + displayable(field.value)) + "\n";
     }
     out += "\n";
     std::string loss_title = options.metric.empty() ? "loss" : "loss (" + options.metric + ")";

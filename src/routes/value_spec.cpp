@@ -75,6 +75,7 @@ std::string canonical_int(const std::string& text) {
 ValueSpec parse_value_spec(std::string_view value, const std::string& context) {
     ValueSpec spec;
     if (value.empty()) throw UsageError(context + ": empty value (write -k=v, -k=[a|b], -k=[lo..hi], -k=* or -k=~)");
+    if (std::string error = knob_value_control_error(value); !error.empty()) throw UsageError(context + ": " + error);
     if (value == "*") return ValueSpec{ValueSpec::Kind::All, {}, 0, 0, 1, false};
     if (value == "~") return ValueSpec{ValueSpec::Kind::Representative, {}, 0, 0, 1, false};
     if (value.front() != '[') {

@@ -22,7 +22,7 @@ std::optional<std::int64_t> parse_int(std::string_view text) {
     return value;
 }
 
-std::vector<std::string> read_values(const TomlSection& section) {
+std::vector<std::string> read_values(const TomlSection& section, const std::string& knob) {
     std::vector<std::string> values;
     const toml::node* node = section.raw().get("values");
     if (!node) return values;
@@ -35,6 +35,8 @@ std::vector<std::string> read_values(const TomlSection& section) {
     if (values.empty()) section.fail("values", "must list at least one value");
     std::set<std::string> seen;
     for (const auto& value : values) {
+        if (std::string error = knob_value_control_error(value); !error.empty())
+            section.fail("values", "knob " + quoted_excerpt(knob) + ": " + error);
         if (value.empty() || value == "*" || value == "~" || value.find_first_of(" \t\r\n[]|") != std::string::npos)
             section.fail("values", quoted_excerpt(value) + " is not a valid value (non-empty; no whitespace, '[', ']', '|'; not * or ~)");
         if (!seen.insert(value).second) section.fail("values", "duplicate value " + quoted_excerpt(value));
@@ -68,10 +70,15 @@ void read_bounds(Knob& knob, const TomlSection& section) {
     knob.max = *max;
 }
 
-std::string read_default(const TomlSection& section) {
+std::string read_default(const TomlSection& section, const std::string& knob) {
     const toml::node* node = section.raw().get("default");
     if (!node) return {};
-    if (node->is_string()) return node->as_string()->get();
+    if (node->is_string()) {
+        const std::string& value = node->as_string()->get();
+        if (std::string error = knob_value_control_error(value); !error.empty())
+            section.fail("default", "knob " + quoted_excerpt(knob) + ": " + error);
+        return value;
+    }
     if (node->is_integer()) return std::to_string(node->as_integer()->get());
     if (node->is_boolean()) return node->as_boolean()->get() ? "on" : "off";
     section.fail("default", "expected a string, an integer or a boolean");
@@ -123,11 +130,11 @@ Knob read_knob(const TomlSection& section) {
                      "a " + std::string(to_string(knob.type)) + " knob takes no range");
     if (knob.type == KnobType::Bool) knob.values = {"on", "off"};
     if (knob.type == KnobType::Enum) {
-        knob.values = read_values(section);
+        knob.values = read_values(section, knob.name);
         if (knob.values.empty()) section.fail("", "an enum knob needs values = [...]");
     }
     if (knob.type == KnobType::Int) read_bounds(knob, section);
-    knob.default_value = read_default(section);
+    knob.default_value = read_default(section, knob.name);
     if (!knob.default_value.empty() && !knob.allows(knob.default_value))
         section.fail("default", quoted_excerpt(knob.default_value) + " is not allowed (valid: " + knob.allowed_text() + ")");
     if (auto help = section.string("help")) knob.help = *help;

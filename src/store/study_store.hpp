@@ -134,6 +134,11 @@ public:
 
     /// Sets the artifact path of evaluation id ("" once its artifact is deleted).
     virtual void update_artifact_path(std::int64_t id, const std::string& artifact_path) = 0;
+    /// Clears the artifact path of every evaluation in ids, durably and all at once where the
+    /// backend can (SQLite: one transaction); by default one update_artifact_path each.
+    virtual void clear_artifact_paths(const std::vector<std::int64_t>& ids) {
+        for (std::int64_t id : ids) update_artifact_path(id, "");
+    }
 
     /// Empties the build log tail and every case's stderr tail of evaluation id (retention), with
     /// the freed bytes overwritten, and passes its message through the redaction filter again (a

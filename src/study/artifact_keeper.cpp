@@ -15,6 +15,10 @@ ArtifactKeeper::ArtifactKeeper(StudyPaths paths, bool keep_all, int top, double 
 
 void ArtifactKeeper::drop(const Route& route) const { remove_tree_quietly(paths_.workdir(route.hash())); }
 
+void ArtifactKeeper::before_record(const Evaluation& e) const {
+    if (!keep_all_ && !e.route.empty() && e.status != Status::Ok) drop(e.route);
+}
+
 void ArtifactKeeper::after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
                                       const std::optional<Evaluation>& default_evaluation) {
     if (keep_all_ || e.route.empty()) return;

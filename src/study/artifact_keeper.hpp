@@ -26,6 +26,11 @@ public:
     /// keep_all: never delete; top and min_gain: the confirmation's confirm_top and min_gain.
     ArtifactKeeper(StudyPaths paths, bool keep_all, int top, double min_gain);
 
+    /// Before failed evaluation e is recorded: deletes its folder (unless keep_all, or it is the
+    /// default's), so that what a failed run wrote (it may have filled the disk) is gone
+    /// before the store writes.
+    void before_record(const Evaluation& e) const;
+
     /// After evaluation e finished (earlier: those before it, in the order the confirmation will
     /// see them): deletes the folder of every route, e included, that is not the default and
     /// that the confirmation would not take (routes_to_confirm over earlier and then e): e's

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "routetune/error.hpp"
+#include "util/bounded_read.hpp"
 #include "util/files.hpp"
 #include "util/output_path.hpp"
 #include "util/sha256.hpp"
@@ -97,12 +98,13 @@ InspectResult inspect_artifact(const fs::path& artifact) {
         throw UsageError("inspect: no artifact at " + artifact.string());
     }
     fs::path path = manifest_path(artifact);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    BoundedRead text = read_bounded(path, kMaxManifestBytes, "manifest");
+    if (text.missing) {
         throw UsageError("inspect: " + artifact.string() + " has no manifest (expected " +
                          path.string() + ", written by `routetune tune --output`)");
     }
-    Json json = Json::parse(in, nullptr, false);
+    if (!text.bytes) throw UsageError("inspect: " + text.error);
+    Json json = Json::parse(*text.bytes, nullptr, false);
     if (json.is_discarded() || !json.is_object()) {
         throw UsageError("inspect: " + path.string() + " is not a JSON object");
     }

@@ -23,10 +23,10 @@
 #include <sstream>
 
 #include "study/confirmation_cost.hpp"
-#include "study/interrupt_guard.hpp"
 #include "study/selection.hpp"
 #include "study/study_notes.hpp"
 #include "util/files.hpp"
+#include "util/interrupt_guard.hpp"
 #include "util/statistics.hpp"
 
 namespace routetune {

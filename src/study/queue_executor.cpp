@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune {
 

@@ -37,8 +37,8 @@
 
 #include <algorithm>
 
-#include "study/interrupt_guard.hpp"
 #include "study/same_artifact.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune {
 

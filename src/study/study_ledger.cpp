@@ -1,4 +1,5 @@
-// A commit goes to the store first (one durable transaction), then into memory: history,
+// A failed evaluation's folder is deleted first (what its run wrote may have filled the disk
+// the store is on); then a commit goes to the store (one durable transaction), then into memory: history,
 // counts, the list, and the keeper's decision about artifacts. The best speedup on the
 // progress line compares search medians with the default's, so it is a hint, not the
 // confirmed result. A measurement is indexed by its run identity as it is added, so the twin of
@@ -9,8 +10,8 @@
 
 #include <algorithm>
 
-#include "study/interrupt_guard.hpp"
 #include "study/same_artifact.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune {
 
@@ -56,6 +57,7 @@ void StudyLedger::mark_started(const Route& route, const std::string& phase) {
 void StudyLedger::commit(Evaluation e) {
     if (e.route.empty()) default_ = e;
     if (interrupt_requested()) return;
+    keeper_.before_record(e);
     e.id = store_.record(e);
     added_ = true;
     keeper_.after_evaluation(e, evaluations_, default_);

@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "routetune/error.hpp"
+#include "eval/accuracy.hpp"
 #include "eval/case_judgement.hpp"
 #include "eval/fingerprint.hpp"
 #include "study/process_tracking.hpp"
 #include "study/study_runner.hpp"
+#include "util/bounded_read.hpp"
 #include "util/files.hpp"
 
 namespace routetune {
@@ -127,9 +129,7 @@ RunBaseline golden_baseline(const Spec& spec) {
     RunBaseline baseline;
     for (const auto& test_case : spec.cases) {
         if (test_case.reference.empty()) continue;
-        auto bytes = read_file(test_case.reference);
-        if (!bytes) throw UsageError("case '" + test_case.name + "': cannot read reference " + test_case.reference.string());
-        baseline.reference_outputs[test_case.name] = *bytes;
+        baseline.reference_outputs[test_case.name] = read_golden_reference(test_case, spec.run.max_output_mb);
     }
     return baseline;
 }
@@ -139,14 +139,15 @@ RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths) {
     for (const auto& test_case : spec.cases) {
         if (!test_case.reference.empty() || !compares_output(test_case)) continue;
         fs::path file = paths.references / (case_file_stem(test_case.name) + ".out");
-        auto bytes = read_file(file);
-        if (!bytes) {
-            throw RuntimeFailure("the default route's output of case '" + test_case.name + "' is missing (" +
-                                 file.string() + "): nothing can be checked; start the study afresh (without --continue)");
+        BoundedRead saved = read_bounded(file, spec.run.max_output_mb << 20, "saved output");
+        if (!saved.bytes) {
+            throw RuntimeFailure("the default route's output of case '" + test_case.name + "' cannot be read (" +
+                                 saved.error + "): nothing can be checked; start the study afresh (without --continue)");
         }
-        baseline.reference_outputs[test_case.name] = *bytes;
+        baseline.reference_outputs[test_case.name] = std::move(*saved.bytes);
     }
-    auto walls = nlohmann::json::parse(read_file(paths.references / "wall_times.json").value_or("{}"), nullptr, false);
+    BoundedRead walls_file = read_bounded(paths.references / "wall_times.json", kMaxStudyFileBytes, "study file");
+    auto walls = nlohmann::json::parse(walls_file.bytes.value_or("{}"), nullptr, false);
     if (walls.is_object()) {
         for (const auto& [name, seconds] : walls.items()) {
             if (seconds.is_number() && seconds.get<double>() > 0) baseline.default_case_s[name] = seconds.get<double>();

@@ -25,7 +25,7 @@
 #include "study/artifact_keeper.hpp"
 #include "study/confirmation_cost.hpp"
 #include "study/confirmation_runner.hpp"
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 #include "study/local_executor.hpp"
 #include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"

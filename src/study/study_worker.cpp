@@ -24,11 +24,11 @@
 #include "eval/fingerprint.hpp"
 #include "routetune/error.hpp"
 #include "store/postgres/work_queue.hpp"
-#include "study/interrupt_guard.hpp"
 #include "study/same_artifact.hpp"
 #include "study/study_opening.hpp"
 #include "study/study_setup.hpp"
 #include "util/files.hpp"
+#include "util/interrupt_guard.hpp"
 
 namespace routetune {
 

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 #include "study/removal_judge.hpp"
 #include "study/route_minimizer.hpp"
 #include "study/selection.hpp"

@@ -1,11 +1,12 @@
 // One mutex over the recorded pids, each with the cancellation that owns it (or none).
-// fork_recorded holds it across fork() and spawn_recorded across posix_spawn() (the child
+// clone_recorded holds it across clone() and spawn_recorded across posix_spawn() (the child
 // never touches it: it only execs or _exits), reap_recorded across wait4 and the erase,
 // reap_if_adopted across the lookup and waitpid(WNOHANG). A recorded
 // child is waited for outside the lock (waitid with WNOWAIT leaves it a zombie), so a slow
 // child never holds the lock.
 #include "util/child_registry.hpp"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,17 +30,12 @@ std::map<pid_t, const void*>& recorded() {
 
 }  // namespace
 
-pid_t fork_recorded() {
+pid_t clone_recorded(int (*fn)(void*), void* stack_top, void* arg) {
     const void* owner = current_cancellation();
-    registry_mutex.lock();
-    pid_t pid = fork();
-    if (pid == 0) return 0;  // the child's copy of the lock stays held; it never uses it
+    std::lock_guard lock(registry_mutex);
+    pid_t pid = clone(fn, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
     int saved = errno;
-    if (pid > 0) {
-        setpgid(pid, pid);  // the child does the same: whichever runs first, the group exists
-        recorded().emplace(pid, owner);
-    }
-    registry_mutex.unlock();
+    if (pid > 0) recorded().emplace(pid, owner);
     errno = saved;
     return pid;
 }

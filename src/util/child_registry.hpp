@@ -15,11 +15,12 @@
 
 namespace routetune::detail {
 
-/// fork() with the child put in its own process group and recorded (with the calling thread's
-/// current cancellation as its owner) before the lock is released; returns fork()'s result
-/// (the child, 0 in the child, which must only make async-signal-safe calls, then exec or
-/// _exit; or -1 with errno).
-pid_t fork_recorded();
+/// clone(fn, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD, arg): the child shares this
+/// process's memory and runs fn on its own stack (only async-signal-safe calls, then exec or
+/// _exit) while the calling thread waits; it is put in its own process group and recorded
+/// (with the calling thread's current cancellation as its owner) before the lock is released.
+/// Returns once the child has exec'ed or exited: its pid, or -1 with errno.
+pid_t clone_recorded(int (*fn)(void*), void* stack_top, void* arg);
 
 /// posix_spawn() with the child recorded (owned as above) before the lock is released (the
 /// spawn returns once the child has exec'ed; attr must put it in its own process group);

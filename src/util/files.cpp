@@ -107,6 +107,20 @@ std::filesystem::path make_scratch_folder(const std::filesystem::path& parent, c
     return std::filesystem::path(buffer.data());
 }
 
+std::string folder_write_error(const std::filesystem::path& folder) {
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) return ec.message();
+    std::string pattern = (folder / ".routetune-probe-XXXXXX").string();
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    int fd = mkstemp(buffer.data());
+    if (fd < 0) return std::strerror(errno);
+    close(fd);
+    unlink(buffer.data());
+    return "";
+}
+
 std::uintmax_t remove_tree_quietly(const std::filesystem::path& folder) noexcept {
     std::error_code ec;
     std::uintmax_t removed = std::filesystem::remove_all(folder, ec);

@@ -27,6 +27,10 @@ bool copy_file_atomically(const std::filesystem::path& source, const std::filesy
 /// throws RuntimeFailure naming the folder when it cannot.
 std::filesystem::path make_scratch_folder(const std::filesystem::path& parent, const std::string& prefix);
 
+/// Creates folder (with its parents) and a probe file in it, removed at once; "" when both
+/// worked, else why not (e.g. "Read-only file system").
+std::string folder_write_error(const std::filesystem::path& folder);
+
 /// Removes folder and everything below it, ignoring every error; returns how many entries went.
 std::uintmax_t remove_tree_quietly(const std::filesystem::path& folder) noexcept;
 

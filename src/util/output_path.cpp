@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "routetune/error.hpp"
+#include "util/bounded_read.hpp"
 
 namespace routetune {
 
@@ -32,11 +33,10 @@ void check_output_path(const std::filesystem::path& path, const std::string& opt
 }
 
 bool file_starts_with_marker(const std::filesystem::path& file, const std::string& marker) {
-    int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) return false;
+    RegularFile opened = open_regular_file(file, O_RDONLY, LinkRule::Refuse, "file");
+    if (opened.fd < 0) return false;
     std::string head(64 << 10, '\0');
-    ssize_t got = read(fd, head.data(), head.size());
-    close(fd);
+    ssize_t got = read(opened.fd, head.data(), head.size());
     if (got <= 0) return false;
     head.resize(static_cast<std::size_t>(got));
     return head.find(marker) != std::string::npos;

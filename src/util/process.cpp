@@ -33,6 +33,8 @@
 #include "util/cancellation.hpp"
 #include "util/child_launch.hpp"
 #include "util/child_registry.hpp"
+#include "util/interrupt_guard.hpp"
+#include "util/process_guardian.hpp"
 #include "util/process_pipes.hpp"
 #include "util/process_tree.hpp"
 
@@ -185,7 +187,7 @@ bool watch_child(pid_t pid, ChildStreams& io, std::optional<SteadyClock::time_po
         if (poll(fds, count, timeout_ms) < 0 && errno != EINTR) return false;
         io.out.drain();
         io.err.drain();
-        if (io.out.exceeded || io.err.exceeded) {
+        if (io.out.exceeded || io.err.exceeded || io.out.sink_error != 0) {
             end = SteadyClock::now();
             return false;
         }
@@ -218,7 +220,9 @@ void reap_child(pid_t pid, bool timed_out, ProcessResult& result) {
 
 ProcessResult run_process(const ProcessSpec& spec) {
     if (spec.argv.empty() || spec.argv[0].empty()) return spawn_failure("empty command");
+    if (interrupt_requested()) return spawn_failure("interrupted (SIGINT or SIGTERM): no new process is started");
     become_child_subreaper();
+    start_process_guardian();
     const std::string tag = next_call_tag();
     detail::LaunchPlan plan;
     plan.argv = spec.argv;
@@ -227,6 +231,9 @@ ProcessResult run_process(const ProcessSpec& spec) {
     plan.envp = detail::merged_environment(env);
     plan.cwd = spec.cwd.string();
     plan.memory_limit_bytes = spec.memory_limit_bytes;
+    plan.file_size_limit_bytes = spec.file_size_limit_bytes;
+    if (rlimit own{}; plan.file_size_limit_bytes > 0 && getrlimit(RLIMIT_FSIZE, &own) == 0 && own.rlim_max != RLIM_INFINITY)
+        plan.file_size_limit_bytes = std::min<std::uint64_t>(plan.file_size_limit_bytes, own.rlim_max);
     if (std::string error = resolve_program(spec, plan); !error.empty()) return spawn_failure(error);
     ProcessResult result;
     ChildStreams io;
@@ -265,6 +272,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     io.err.drain();
     result.wall_s = std::chrono::duration<double>(end - start).count();
     result.output_exceeded = io.out.exceeded || io.err.exceeded;
+    if (io.out.sink_error != 0)
+        result.stdout_file_error = "cannot write '" + spec.stdout_file.string() + "': " + std::strerror(io.out.sink_error);
     return result;
 }
 

@@ -20,6 +20,8 @@ struct ProcessSpec {
     std::map<std::string, std::string> env;          ///< set on top of the inherited environment
     double timeout_s = 0;                            ///< 0: none; else SIGKILL to the group after it
     std::uint64_t memory_limit_bytes = 0;            ///< 0: none; else RLIMIT_AS of the child
+    std::uint64_t file_size_limit_bytes = 0;         ///< 0: none; else RLIMIT_FSIZE of the child and its
+                                                     ///< descendants (a longer write ends it by SIGXFSZ)
     std::size_t output_cap = 1 << 20;                ///< bytes kept of stdout and of stderr each
     std::filesystem::path stdout_file;               ///< non-empty: stdout is streamed to this file
     std::string stdin_data;                          ///< written to the child's stdin, then closed
@@ -44,6 +46,7 @@ struct ProcessResult {
     bool out_truncated = false;
     bool err_truncated = false;
     bool output_exceeded = false;    ///< stdout or stderr passed output_limit_bytes: the group was killed
+    std::string stdout_file_error;   ///< why stdout_file could not be written (ENOSPC, EFBIG): the group was killed
     std::string error;               ///< why spawning failed
 
     /// True when the process exited with code 0.
@@ -51,7 +54,9 @@ struct ProcessResult {
 };
 
 /// Runs spec to completion; when it ends, every descendant still carrying its tag (setsid'ed
-/// ones included) is killed too. Thread-safe; never throws for the child's behaviour.
+/// ones included) is killed too, and if this process dies first its guardian kills them
+/// (util/process_guardian.hpp). After an interrupt (util/interrupt_guard.hpp) no child is
+/// started: SpawnFailed. Thread-safe; never throws for the child's behaviour.
 ProcessResult run_process(const ProcessSpec& spec);
 
 /// Kills every process group started by run_process that is still running (from a signal

@@ -48,10 +48,11 @@ void Capture::keep(const char* buffer, std::size_t got) {
     }
     total += got;
     if (sink >= 0) {
-        for (std::size_t done = 0; done < allowed;) {
+        for (std::size_t done = 0; done < allowed && sink_error == 0;) {
             ssize_t put = write(sink, buffer + done, static_cast<std::size_t>(allowed) - done);
             if (put < 0 && errno == EINTR) continue;
             if (put <= 0) {
+                sink_error = put < 0 ? errno : ENOSPC;
                 *truncated = true;
                 return;
             }

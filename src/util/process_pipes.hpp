@@ -47,6 +47,7 @@ struct Capture {
     std::uint64_t limit = 0;    ///< 0: none; else the most bytes the stream may carry
     std::uint64_t total = 0;    ///< bytes read so far
     bool exceeded = false;      ///< set once total passed limit (nothing past it is kept)
+    int sink_error = 0;         ///< the errno of a failed write to sink (nothing more is written)
 
     /// Reads everything available now, keeping up to cap bytes in *text (or writing up to limit
     /// bytes to sink); closes fd at EOF.

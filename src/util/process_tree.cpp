@@ -67,14 +67,15 @@ std::int64_t to_number(std::string_view text) {
     return result.ec == std::errc() ? value : 0;
 }
 
-bool environment_has_tag(const std::string& environ_text, std::string_view variable, std::string_view tag) {
+bool environment_has_tag(const std::string& environ_text, std::string_view variable, std::string_view tag,
+                         TagMatch match) {
     std::string wanted = std::string(variable) + "=" + std::string(tag);
     std::size_t pos = 0;
     while (pos < environ_text.size()) {
         std::size_t end = environ_text.find('\0', pos);
         if (end == std::string::npos) end = environ_text.size();
         std::string_view entry(environ_text.data() + pos, end - pos);
-        if (entry == wanted) return true;
+        if (match == TagMatch::Exact ? entry == wanted : entry.substr(0, wanted.size()) == wanted) return true;
         pos = end + 1;
     }
     return false;
@@ -85,7 +86,7 @@ bool environment_has_tag(const std::string& environ_text, std::string_view varia
 // is reaped here when it is an adopted orphan (a child of this process nobody waits for) that
 // has ended, and sets *uncertain when it is one still running (the caller looks again).
 // Other processes whose environment cannot be opened (not ours to read) cost nothing more.
-std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view tag, bool* uncertain) {
+std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view tag, TagMatch match, bool* uncertain) {
     std::vector<pid_t> found;
     DIR* proc = opendir("/proc");
     if (!proc) return found;
@@ -96,7 +97,7 @@ std::vector<pid_t> tagged_processes(std::string_view variable, std::string_view 
         std::string base = std::string("/proc/") + entry->d_name;
         std::optional<std::string> environ_text = read_if_open(base + "/environ", 1 << 20);
         if (!environ_text && errno != ESRCH) continue;
-        if (environ_text && environment_has_tag(*environ_text, variable, tag)) found.push_back(pid);
+        if (environ_text && environment_has_tag(*environ_text, variable, tag, match)) found.push_back(pid);
         else if ((!environ_text || environ_text->empty()) && detail::reap_if_adopted(pid) == detail::AdoptedState::Running)
             *uncertain = true;
     }
@@ -121,12 +122,12 @@ const std::string& this_process_tag() {
     return tag;
 }
 
-std::size_t end_tagged_processes(std::string_view variable, std::string_view tag) {
+std::size_t end_tagged_processes(std::string_view variable, std::string_view tag, TagMatch match) {
     if (tag.empty()) return 0;
     std::set<pid_t> signalled;
     for (int pass = 0; pass < 8; ++pass) {
         bool uncertain = false;
-        std::vector<pid_t> found = tagged_processes(variable, tag, &uncertain);
+        std::vector<pid_t> found = tagged_processes(variable, tag, match, &uncertain);
         if (found.empty() && !uncertain) break;
         for (pid_t pid : found) {
             if (kill(pid, SIGKILL) == 0) signalled.insert(pid);

@@ -30,11 +30,18 @@ std::uint64_t process_start_ticks(pid_t pid);
 /// A tag unique to this routetune process ("<pid>-<start ticks>"), the prefix of its tags.
 const std::string& this_process_tag();
 
-/// SIGKILLs every live process whose environment holds variable=tag and reaps every adopted
-/// orphan that has ended (tagged or not, a killed one included); returns how many processes
-/// were signalled. Processes that scrubbed their environment are not found. Children started
-/// outside run_process would count as orphans: the program starts none.
-std::size_t end_tagged_processes(std::string_view variable, std::string_view tag);
+/// How a process's variable is compared with a tag.
+enum class TagMatch {
+    Exact,   ///< variable=tag
+    Prefix,  ///< variable=tag... (every call tag of one routetune process: "<process tag>.")
+};
+
+/// SIGKILLs every live process whose environment holds variable=tag (or a value starting with
+/// tag) and reaps every adopted orphan that has ended (tagged or not, a killed one included);
+/// returns how many processes were signalled. Processes that scrubbed their environment are
+/// not found. Children started outside run_process would count as orphans: the program starts
+/// none (its guardian, util/process_guardian.hpp, is never reaped while it runs).
+std::size_t end_tagged_processes(std::string_view variable, std::string_view tag, TagMatch match = TagMatch::Exact);
 
 /// SIGKILLs process group pgid when its leader pgid is still the process that started at
 /// start_ticks (a recycled pid is left alone); true when a signal was sent.

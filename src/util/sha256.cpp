@@ -1,14 +1,20 @@
 // SHA-256 through OpenSSL's libcrypto (EVP digest interface), which uses the CPU's SHA
 // extensions or vector code where the machine has them. Files are streamed through one
-// incremental digest in 64 KiB chunks, so memory does not grow with the file.
+// incremental digest in 64 KiB chunks, so memory does not grow with the file; a file is opened
+// by the one rule for files routetune reads (util/bounded_read.hpp: regular files only, so a
+// FIFO or device left at {artifact} is refused at once, never read).
 #include "util/sha256.hpp"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <unistd.h>
 
 #include <array>
-#include <fstream>
+#include <cerrno>
 #include <memory>
 #include <vector>
+
+#include "util/bounded_read.hpp"
 
 namespace routetune {
 namespace {
@@ -54,18 +60,17 @@ std::string sha256_hex(std::string_view data) {
 }
 
 std::optional<std::string> sha256_file(const std::filesystem::path& file) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) return std::nullopt;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
+    RegularFile opened = open_regular_file(file, O_RDONLY, LinkRule::Follow, "file");
+    if (opened.fd < 0) return std::nullopt;
     Sha256 hasher;
     std::vector<char> chunk(1 << 16);
-    while (in) {
-        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-        std::streamsize got = in.gcount();
-        if (got > 0) hasher.update(chunk.data(), std::size_t(got));
+    while (true) {
+        ssize_t got = read(opened.fd, chunk.data(), chunk.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return std::nullopt;
+        if (got == 0) break;
+        hasher.update(chunk.data(), static_cast<std::size_t>(got));
     }
-    if (in.bad()) return std::nullopt;
     return hasher.finish();
 }
 

@@ -103,6 +103,8 @@ public:
     }
     /// Sends sig to the process.
     void signal(int sig) const { kill(pid_, sig); }
+    /// The process id.
+    pid_t pid() const { return pid_; }
     /// Waits for the exit; returns the exit code, or 128 + signal.
     int wait() {
         int status = 0;

@@ -171,6 +171,20 @@ TEST_F(WarmMeasurement, AProcessWhoseDefaultDriftsIsWarnedAbout) {
     EXPECT_NE(result.err.find("apart first and last, more than min_gain"), std::string::npos) << result.err;
 }
 
+TEST_F(WarmMeasurement, TheProcessWritesUnderTheRunsFileSizeLimit) {
+    std::string spec = read_file(specs / "warm.toml").value_or("");
+    spec.replace(spec.find("timeout_s = 5\n"), 14, "timeout_s = 5\nmax_output_mb = 1\n");
+    write_file(specs / "warm.toml", spec);
+    json s = tune({{"FAKE_WARM_FLOOD_ON", "-funroll-loops=on"}});
+    const json* flooded = evaluation(s, "-funroll-loops=on");
+    ASSERT_NE(flooded, nullptr);
+    EXPECT_EQ(flooded->at("status"), "run_failed");
+    // RLIMIT_FSIZE stops the write at 1 MiB (Python ignores SIGXFSZ, so it sees EFBIG), rather
+    // than the output growing to 3 MiB and being refused only after the run.
+    EXPECT_NE(flooded->at("message").get<std::string>().find("File too large"), std::string::npos) << flooded->dump();
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3");
+}
+
 TEST_F(WarmMeasurement, AServerThatCannotStartFailsTheDefaultWithItsReason) {
     CliResult r = run_cli({"tune", "warm.toml"}, specs, {{"FAKE_WARM_SETUP_FAIL", "1"}});
     EXPECT_EQ(r.exit_code, 1) << r.err;

@@ -11,6 +11,7 @@ token matches a whole token of the request's route):
   FAKE_WARM_HANG_ON        sleeps 1000 s                                  -> run_timeout, replaced
   FAKE_WARM_FAIL_ON        raises RuntimeError                            -> run_failed, kept
   FAKE_WARM_WRONG_CODE_ON  from the second run of a build on, reports other code -> run_failed
+  FAKE_WARM_FLOOD_ON       writes 3 MiB to the output (beyond a 1 MiB max_output_mb) -> run_failed
 Other variables:
   FAKE_WARM_DRIFT    each run of a process takes (1 + DRIFT x runs before it in that process) of
                      the artifact's time: a process that carries state from run to run
@@ -56,6 +57,10 @@ def warm_run(context, request):
         time.sleep(1000)
     if _triggered("FAKE_WARM_FAIL_ON", route):
         raise RuntimeError("injected run failure")
+    if _triggered("FAKE_WARM_FLOOD_ON", route):
+        with open(request["output"], "wb") as output:
+            for _ in range(3 * 16):
+                output.write(b"1\n" * (32 << 10))
     argv = [request["artifact"], request["metrics"]] + ([request["input"]] if request.get("input") else [])
     with open(request["output"], "wb") as output:
         subprocess.run(argv, stdout=output, check=True)

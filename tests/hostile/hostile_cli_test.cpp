@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
-#include <dirent.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "e2e/cli_harness.hpp"
+#include "hostile/process_census.hpp"
 
 namespace routetune::e2e {
 namespace {
@@ -30,20 +30,6 @@ fs::path hostile_study(const std::string& build_b, const std::string& extra_run 
                                       "[search]\nroutes = \"-k=[a|b]\"\n");
     write_file(dir / "build.sh", "if [ \"$K\" = b ]; then\n" + build_b + "\nelse printf 'echo 1\\n' > \"$1\"; fi\n");
     return dir;
-}
-
-// Processes whose command line holds marker (other than this test process).
-int processes_with(const std::string& marker) {
-    int found = 0;
-    DIR* proc = opendir("/proc");
-    while (dirent* entry = readdir(proc)) {
-        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
-        auto text = read_file(fs::path("/proc") / entry->d_name / "cmdline").value_or("");
-        for (char& c : text) c = c == '\0' ? ' ' : c;
-        if (text.find(marker) != std::string::npos) ++found;
-    }
-    closedir(proc);
-    return found;
 }
 
 std::vector<std::string> statuses(const CliResult& r) {
@@ -132,7 +118,7 @@ TEST(Hostile, ASetsidGrandchildDiesWithItsBuild) {
     CliResult r = run_cli({"tune", "spec.toml", "--json"}, dir);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(statuses(r), (std::vector<std::string>{" ok", "-k=b build_timeout"}));
-    EXPECT_EQ(processes_with("sleep 3333.25"), 0);
+    EXPECT_EQ(processes_with("sleep 3333.25").size(), 0u);
 }
 
 TEST(Hostile, ContinueEndsWhatAKilledWriterLeftRunning) {
@@ -140,18 +126,23 @@ TEST(Hostile, ContinueEndsWhatAKilledWriterLeftRunning) {
     std::string spec = read_file(dir / "spec.toml").value();
     write_file(dir / "spec.toml", spec.replace(spec.find("timeout_s = 3"), 13, "timeout_s = 600"));
     BackgroundCli writer({"tune", "spec.toml"}, dir);
-    for (int i = 0; i < 100 && processes_with("sleep 3333.75") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(appears("sleep 3333.75"));
+    // The writer's guardian would end the build at once (Lifetime tests); killed first, as when
+    // a whole process tree is killed, the build and its grandchild are left to --continue.
+    std::vector<pid_t> guardians = processes_with("ROUTETUNE_GUARDIAN_OF=" + std::to_string(writer.pid()) + "-", "environ");
+    ASSERT_EQ(guardians.size(), 1u);
+    kill(guardians[0], SIGKILL);
     writer.signal(SIGKILL);
     writer.wait();
-    ASSERT_EQ(processes_with("sleep 3333.75"), 1);
-    ASSERT_EQ(processes_with("sleep 3333.5"), 1);
+    ASSERT_EQ(processes_with("sleep 3333.75").size(), 1u);
+    ASSERT_EQ(processes_with("sleep 3333.5").size(), 1u);
     CliResult pending = run_cli({"report", ".routetune/h.sqlite", "--format", "json"}, dir);
     EXPECT_NE(pending.out.find("pending"), std::string::npos) << pending.out;
     write_file(dir / "build.sh", "printf 'echo 1\\n' > \"$1\"\n");
     CliResult resumed = run_cli({"tune", "spec.toml", "--continue"}, dir);
     EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
-    EXPECT_EQ(processes_with("sleep 3333.75"), 0);
-    EXPECT_EQ(processes_with("sleep 3333.5"), 0);
+    EXPECT_EQ(processes_with("sleep 3333.75").size(), 0u);
+    EXPECT_EQ(processes_with("sleep 3333.5").size(), 0u);
 }
 
 TEST(Hostile, NumbersOutsideTheirRangesAreRefusedWithTheRange) {

@@ -12,6 +12,7 @@
 
 #include "e2e/cli_harness.hpp"
 #include "e2e/hung_build_checks.hpp"
+#include "hostile/process_census.hpp"
 #include "pg/pg_test_database.hpp"
 #include "store/postgres/pg_connection.hpp"
 
@@ -163,6 +164,25 @@ TEST(ScaleOutCli, AWorkerCutsABuildAtTheRelativeTimeoutOfTheDefaultsBuild) {
     EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation WHERE worker = 'w1' AND status = 'build_timeout'"), 1);
     EXPECT_LT(took, 60) << "the worker's hung build held the study past its relative limit";
     EXPECT_EQ(worker.wait(), 0);
+}
+
+// Issue 25: a worker killed with SIGKILL in the middle of a hung build leaves no process of it
+// behind (its guardian ends them); before, the build outlived the worker until its timeout.
+TEST(ScaleOutCli, AKilledWorkerLeavesNoBuildBehind) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    fs::path specs = scratch_specs();
+    BackgroundCli coordinator({"tune", (specs / "fake_timed.toml").string(), "--store", url, "--search", "full",
+                               "--routes", "-funroll-loops=[on|off]", "--lease", "20s", "--jobs", "0"},
+                              own_folder(specs, "coordinator"));
+    BackgroundCli worker(worker_args(specs, url, "w1", "20s"), own_folder(specs, "w1"),
+                         {{"FAKE_BUILD_HANG_ON", "-funroll-loops"}, {"FAKE_BUILD_HANG_S", "3333.625"}});
+    ASSERT_TRUE(appears("sleep 3333.625", "cmdline", 120)) << "the hung build never started";
+    worker.signal(SIGKILL);
+    worker.wait();
+    std::size_t left = survivors("sleep 3333.625");
+    kill_all_with("sleep 3333.625");
+    coordinator.signal(SIGKILL);
+    EXPECT_EQ(left, 0u) << "the killed worker's hung build outlived it";
 }
 
 TEST(ScaleOutCli, AKilledCoordinatorResumesWhileWorkersKeepDraining) {

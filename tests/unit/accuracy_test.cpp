@@ -364,5 +364,45 @@ TEST(AccuracyRuleFrom, BadValuesThrowUsageErrorListingValidOnes) {
     EXPECT_THROW(accuracy_rule_from(spec), UsageError);
 }
 
+TEST(StreamedLoss, EqualsTheLossOverListsBitForBitForEveryMetric) {
+    std::vector<double> actual, reference;
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 53) * 2e3 - 1e3;
+    };
+    for (int i = 0; i < 5000; ++i) {
+        reference.push_back(next());
+        actual.push_back(i % 7 == 0 ? reference.back() : reference.back() + next() * 1e-3);
+    }
+    reference[10] = actual[10] = kInf;  // a matching non-finite pair is skipped by both
+    std::string actual_bytes, reference_bytes;
+    for (double v : actual) actual_bytes += raw_bytes<double>({v});
+    for (double v : reference) reference_bytes += raw_bytes<double>({v});
+    for (Metric metric : {Metric::Exact, Metric::L0, Metric::L1, Metric::L2, Metric::Linf, Metric::RelL2, Metric::Cos}) {
+        Loss lists = compute_loss(actual, reference, metric, 1e-3, 1e-4);
+        OutputValues a(actual_bytes, OutputFormat::F64), r(reference_bytes, OutputFormat::F64);
+        Loss streamed = compute_loss(a, r, metric, 1e-3, 1e-4);
+        EXPECT_TRUE(lists.ok && streamed.ok) << to_string(metric);
+        EXPECT_EQ(std::memcmp(&lists.value, &streamed.value, sizeof(double)), 0)
+            << to_string(metric) << ": " << lists.value << " vs " << streamed.value;
+    }
+}
+
+TEST(StreamedLoss, TextIsReadWhereItLiesAndItsErrorsKeepTheirPrecedence) {
+    AccuracyRule rule;
+    rule.format = OutputFormat::Text;
+    rule.metric = Metric::RelL2;
+    rule.threshold = 1;
+    CaseCheck both = check_case("1 x 3", "1 2 y", rule);  // the output breaks first, the reference later
+    EXPECT_TRUE(std::isnan(both.loss)) << both.message;
+    EXPECT_TRUE(contains(both.message, "the reference is unreadable: text output: 'y' at byte 4")) << both.message;
+    CaseCheck output = check_case("1 x 3", "1 2 3", rule);
+    EXPECT_EQ(output.loss, kInf);
+    EXPECT_TRUE(contains(output.message, "malformed output: text output: 'x' at byte 2")) << output.message;
+    CaseCheck length = check_case("1 2", "1 2 3", rule);
+    EXPECT_TRUE(contains(length.message, "the output has 2 values, the reference 3")) << length.message;
+}
+
 }  // namespace
 }  // namespace routetune

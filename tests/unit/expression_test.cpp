@@ -273,6 +273,11 @@ TEST(ExpressionErrors, KnobGivenTwiceAndBadTokens) {
     expect_has(error_of("O=2"), {"'O=2'", "not a knob name"});
 }
 
+TEST(ExpressionErrors, AControlCharacterInAValueIsRefusedEscaped) {
+    expect_has(error_of(std::string("-O=[2|3\x01]")), {"control character", "\\x01"});
+    expect_has(error_of(std::string("-march=native\x7f")), {"control character", "\\x7f"});
+}
+
 TEST(ExpressionErrors, GlobMatchingNothing) {
     expect_has(error_of("-fnothing*=on"), {"column 1", "'-fnothing*=on'", "glob '-fnothing*' matches no knob"});
     expect_has(error_of("-param:max*=[70..80]"), {"'-param:max*=[70..80]'", "matches 1 knobs but none takes", "outside the bounds"});

@@ -11,6 +11,11 @@
 #include <sstream>
 #include <thread>
 
+#include "util/files.hpp"
+#include "util/interrupt_guard.hpp"
+#include "util/process_guardian.hpp"
+#include "util/process_tree.hpp"
+
 namespace routetune {
 namespace {
 
@@ -338,6 +343,7 @@ TEST(RunProcess, LeavesNoDescriptorsOpen) {
         return std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
                              std::filesystem::directory_iterator{});
     };
+    start_process_guardian();  // its pipe is this process's for good, opened by the first run_process
     auto before = count_descriptors();
     ProcessSpec spec = shell("echo x; echo y >&2; sleep 100 & exit 3");
     spec.stdin_data = "input";
@@ -348,6 +354,71 @@ TEST(RunProcess, LeavesNoDescriptorsOpen) {
     spec.argv = {"routetune-no-such-program-xyz"};
     run_process(spec);
     EXPECT_EQ(count_descriptors(), before);
+}
+
+TEST(RunProcess, FileSizeLimitEndsAWriterPastIt) {
+    std::filesystem::path folder = scratch("fsize");
+    ProcessSpec spec = shell("head -c 3000000 /dev/zero > big; echo done");
+    spec.cwd = folder;
+    spec.file_size_limit_bytes = 1 << 20;
+    ProcessResult result = run_process(spec);
+    EXPECT_EQ(result.outcome, ProcessOutcome::Exited) << "the shell goes on after head is stopped";
+    EXPECT_EQ(result.out, "done\n");
+    EXPECT_EQ(std::filesystem::file_size(folder / "big"), 1u << 20);
+    ProcessSpec direct;
+    direct.argv = {"/bin/sh", "-c", "exec head -c 3000000 /dev/zero > big2"};
+    direct.cwd = folder;
+    direct.file_size_limit_bytes = 1 << 20;
+    ProcessResult killed = run_process(direct);
+    EXPECT_EQ(killed.outcome, ProcessOutcome::Signaled);
+    EXPECT_EQ(killed.signal, SIGXFSZ);
+}
+
+TEST(RunProcess, AStdoutFileThatCannotBeWrittenIsReportedAndEndsTheChild) {
+    ProcessSpec spec = shell("yes");
+    spec.stdout_file = "/dev/full";
+    spec.timeout_s = 60;
+    ProcessResult result = run_process(spec);
+    EXPECT_NE(result.stdout_file_error.find("No space left on device"), std::string::npos) << result.stdout_file_error;
+    EXPECT_NE(result.outcome, ProcessOutcome::TimedOut);
+}
+
+TEST(RunProcess, NoChildStartsAfterAnInterrupt) {
+    request_interrupt();
+    ProcessResult result = run_process(shell("echo started"));
+    clear_interrupt();
+    EXPECT_EQ(result.outcome, ProcessOutcome::SpawnFailed);
+    EXPECT_NE(result.error.find("interrupted"), std::string::npos) << result.error;
+    EXPECT_TRUE(run_process(shell("true")).succeeded());
+}
+
+TEST(RunProcess, NestedInterruptGuardsKeepHandlingUntilTheOutermostEnds) {
+    {
+        InterruptGuard outer;
+        { InterruptGuard inner; }
+        raise(SIGINT);  // handled by the outer guard, not the default action
+        EXPECT_TRUE(interrupt_requested());
+    }
+    clear_interrupt();
+}
+
+TEST(ProcessGuardian, RunsInASessionOfItsOwnAndGuardsThisProcess) {
+    ASSERT_TRUE(run_process(shell("true")).succeeded());
+    ASSERT_TRUE(start_process_guardian());
+    std::string wanted = std::string(kGuardianVariable) + "=" + this_process_tag();
+    pid_t guardian = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string environ_text = read_file(entry.path() / "environ").value_or("");
+        for (std::size_t at = 0; at < environ_text.size(); at = environ_text.find('\0', at) + 1) {
+            if (environ_text.compare(at, wanted.size() + 1, wanted + '\0') == 0) guardian = std::stoi(name);
+            if (environ_text.find('\0', at) == std::string::npos) break;
+        }
+    }
+    ASSERT_GT(guardian, 0) << "no process guards this one";
+    EXPECT_EQ(getsid(guardian), guardian) << "the guardian shares a session (terminal signals would reach it)";
+    EXPECT_NE(process_state(guardian), 'Z');
 }
 
 TEST(FindExecutable, SearchesPath) {

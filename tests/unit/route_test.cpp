@@ -116,3 +116,10 @@ TEST(Route, ValidateNamesTheAllowedValues) {
     expect_has(validate_error("-param:max-unroll-times=65"), {"'-param:max-unroll-times=65'", "allowed: 1..64"});
     expect_has(validate_error("-param:max-unroll-times=x"), {"allowed: 1..64"});
 }
+
+TEST(Route, AControlCharacterInAValueIsRefusedEscaped) {
+    std::string nul = parse_error(std::string("-O=3\0-fplugin=evil.so", 22));
+    expect_has(nul, {"control character", "\\x00"});
+    EXPECT_EQ(nul.find('\0'), std::string::npos);
+    expect_has(parse_error("-march=native\x1b[2J"), {"control character", "\\x1b"});
+}

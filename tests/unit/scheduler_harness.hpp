@@ -13,7 +13,7 @@
 
 #include "routetune/strategy.hpp"
 #include "study/artifact_keeper.hpp"
-#include "study/interrupt_guard.hpp"
+#include "util/interrupt_guard.hpp"
 #include "study/scheduler.hpp"
 #include "unit/simulated_executor.hpp"
 #include "unit/study_bench.hpp"

@@ -2,6 +2,7 @@
 #include "util/sha256.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -52,6 +53,16 @@ TEST(Sha256, FileMatchesBytes) {
     std::filesystem::remove(file);
     ASSERT_TRUE(hashed.has_value());
     EXPECT_EQ(*hashed, sha256_hex(content));
+}
+
+TEST(Sha256, AFifoOrADeviceIsNulloptAtOnceNeverRead) {
+    // A build may leave a FIFO at {artifact} (issue 25): hashing it would wait for a writer
+    // forever; /dev/zero would never end.
+    std::string fifo = (std::filesystem::temp_directory_path() / ("sha256_fifo_" + std::to_string(getpid()))).string();
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_FALSE(sha256_file(fifo).has_value());
+    std::filesystem::remove(fifo);
+    EXPECT_FALSE(sha256_file("/dev/zero").has_value());
 }
 
 TEST(Sha256, MissingFileOrFolderIsNullopt) {

@@ -437,5 +437,21 @@ TEST_F(SpecTest, LoadSpecReportsUnreadableFile) {
     }
 }
 
+TEST_F(SpecTest, AControlCharacterInADeclaredKnobValueIsRefusedNamingFileLineAndKnob) {
+    // TOML's "\u0000" is a real NUL in the value: "16<NUL>-fplugin=x" would reach the compiler as
+    // -DTILE=16 (issue 25); other control characters would change the flag.
+    for (const std::string value : {"\"16\\u0000-fplugin=evil.so\"", "\"16\\u001b[2J\"", "\"a\\u007f\""}) {
+        std::string error = error_of(std::string(kMinimal) + "[[knob]]\nname = \"-tile\"\nvalues = [\"8\", " + value +
+                                     "]\nargv = \"-DTILE={value}\"\n");
+        EXPECT_NE(error.find("spec.toml:"), std::string::npos) << error;
+        EXPECT_NE(error.find("knob '-tile'"), std::string::npos) << error;
+        EXPECT_NE(error.find("control character"), std::string::npos) << error;
+        EXPECT_EQ(error.find('\0'), std::string::npos) << "the message itself carries the raw byte";
+    }
+    std::string default_error = error_of(std::string(kMinimal) + "[[knob]]\nname = \"-mode\"\nvalues = [\"x\"]\n"
+                                         "default = \"x\\u0001\"\nargv = \"-DMODE={value}\"\n");
+    EXPECT_NE(default_error.find("control character"), std::string::npos) << default_error;
+}
+
 }  // namespace
 }  // namespace routetune

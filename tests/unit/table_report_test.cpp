@@ -256,3 +256,40 @@ TEST(Render, UnknownFormatListsTheValidOnes) {
 
 }  // namespace
 }  // namespace routetune
+
+namespace routetune {
+namespace {
+
+// A message and a study name carrying raw control characters and a right-to-left override
+// (U+202E), as a hostile program's stderr or a crafted store could.
+StudySummary hostile_summary() {
+    StudySummary s;
+    static const char study[] = "st\x1b[2Jud\0y\u202e";
+    s.study = std::string(study, sizeof study - 1);
+    s.search = "full";
+    s.outcome = Outcome::DefaultStays;
+    Evaluation e = testing::evaluation("-O=3", "full", Status::RunFailed);
+    static const char message[] = "bad\0news \x07 \u202egnp.exe\u2066";
+    e.message = std::string(message, sizeof message - 1);
+    s.evaluations = {e};
+    return s;
+}
+
+TEST(TableReport, ControlCharactersAndBidiOverridesAreEscaped) {
+    std::string out = table_report(hostile_summary(), TableOptions{});
+    for (char c : out) EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << "raw control byte " << int(c);
+    EXPECT_EQ(out.find("\u202e"), std::string::npos);
+    EXPECT_EQ(out.find("\u2066"), std::string::npos);
+    EXPECT_NE(out.find("bad\\x00news \\x07 \\u{202E}gnp.exe\\u{2066}"), std::string::npos) << out;
+    EXPECT_NE(out.find("st\\x1b[2Jud\\x00y\\u{202E}"), std::string::npos) << out;
+}
+
+TEST(MarkdownReport, ControlCharactersAndBidiOverridesAreEscaped) {
+    std::string out = markdown_report(hostile_summary(), "rel_l2");
+    for (char c : out) EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << "raw control byte " << int(c);
+    EXPECT_EQ(out.find("\u202e"), std::string::npos);
+    EXPECT_NE(out.find("\\u{202E}gnp.exe"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace routetune

@@ -187,6 +187,18 @@ void SqliteStudyStore::update_artifact_path(std::int64_t id, const std::string& 
     statement.run();
 }
 
+void SqliteStudyStore::clear_artifact_paths(const std::vector<std::int64_t>& ids) {
+    std::lock_guard lock(impl_->mutex);
+    StoreTransaction transaction(impl_->db);
+    auto statement = impl_->db.prepare("UPDATE evaluation SET artifact_path = '' WHERE id = ?");
+    for (std::int64_t id : ids) {
+        statement.bind(1, id);
+        statement.run();
+        statement.reset();
+    }
+    transaction.commit();
+}
+
 void SqliteStudyStore::clear_log_tails(std::int64_t id) {
     std::lock_guard lock(impl_->mutex);
     impl_->db.exec("PRAGMA secure_delete = ON");

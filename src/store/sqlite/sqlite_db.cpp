@@ -6,10 +6,13 @@
 #include <sqlite3.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "routetune/error.hpp"
+#include "util/space_reserve.hpp"
 
 namespace routetune {
 
@@ -52,12 +55,22 @@ SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
 void SqliteDb::fail(int rc, std::string_view what) const {
     std::string message = path_.string() + ": " + std::string(what) + ": " + sqlite3_errmsg(db_);
+    int system_error = sqlite3_system_errno(db_);
+    if ((rc & 0xff) == SQLITE_FULL || system_error == ENOSPC || system_error == EFBIG)
+        message += std::string(" (") + std::strerror(system_error == 0 ? ENOSPC : system_error) +
+                   ": the disk holding the study store is full, or the file-size limit (ulimit -f) was reached; "
+                   "free some space, then run the same command with --continue)";
     if ((rc & 0xff) == SQLITE_NOTADB) throw UsageError(path_.string() + ": not a routetune study store (" +
                                                        sqlite3_errmsg(db_) + ")");
     throw RuntimeFailure(message);
 }
 
+void SqliteDb::before_write() {
+    if (reserve_ != nullptr && sqlite3_get_autocommit(db_) != 0) reserve_->adjust();
+}
+
 void SqliteDb::exec(std::string_view sql) {
+    before_write();
     std::string text(sql);
     char* error = nullptr;
     int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
@@ -106,6 +119,7 @@ SqliteStatement& SqliteStatement::bind_null(int index) {
 }
 
 bool SqliteStatement::step() {
+    if (sqlite3_stmt_readonly(statement_) == 0) db_->before_write();
     int rc = sqlite3_step(statement_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;

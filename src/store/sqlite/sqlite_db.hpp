@@ -14,6 +14,7 @@ struct sqlite3_stmt;
 
 namespace routetune {
 
+class SpaceReserve;
 class SqliteStatement;
 
 /// One open SQLite connection.
@@ -39,9 +40,16 @@ public:
     [[noreturn]] void fail(int rc, std::string_view what) const;
     /// The raw handle.
     sqlite3* handle() const { return db_; }
+    /// Adjusts reserve (util/space_reserve.hpp) before each write that begins outside a
+    /// transaction, so a write finds room when the disk is nearly full; reserve must outlive
+    /// this connection (or be reset to null first).
+    void keep_reserve(SpaceReserve* reserve) { reserve_ = reserve; }
+    /// Called before a write: adjusts the reserve when one is kept and no transaction is open.
+    void before_write();
 
 private:
     sqlite3* db_ = nullptr;
+    SpaceReserve* reserve_ = nullptr;
     std::filesystem::path path_;
 };
 

@@ -7,6 +7,9 @@
 // it looks at the store, then checks that the file is routetune's (store_file.cpp), moves an
 // earlier study aside when asked to start afresh, creates a new store in one piece where none
 // is (store_file.cpp), and only then lets SQLite open it. Readers take no lock; they open with mode=ro (immutable on a read-only medium).
+// A writer holds "<store>.reserve" (util/space_reserve.hpp) while it is open: deleted before a
+// write when the disk has less than it free, so the evaluation that filled the disk is still
+// recorded.
 #include "store/sqlite/sqlite_study_store.hpp"
 
 #include <sqlite3.h>
@@ -27,6 +30,9 @@ namespace routetune {
 namespace {
 
 constexpr int kBusyTimeoutMs = 30000;
+// Room kept beside a writer's store for its own records when a measured program fills the disk
+// (a few hundred evaluations' rows; the write-ahead log is checkpointed at about 4 MiB).
+constexpr std::uint64_t kReserveBytes = 8u << 20;
 
 // A reader on a medium where "-shm" cannot be created (a read-only mount, or a blocked name)
 // opens the file immutable, which SQLite allows only for a file nobody writes: so only when
@@ -74,6 +80,8 @@ std::unique_ptr<SqliteStudyStore::Impl> open_writer(const std::filesystem::path&
     bool created = check_store_file(path) == StoreFile::Absent && create_store_file(path);
     auto impl = std::make_unique<SqliteStudyStore::Impl>(path, std::move(lock), false, true, false);
     impl->moved_aside_to = moved;
+    impl->reserve = std::make_unique<SpaceReserve>(path.string() + ".reserve", kReserveBytes);
+    impl->db.keep_reserve(impl->reserve.get());
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, false);
     if (created) impl->opened_version = 0;

@@ -32,6 +32,7 @@ public:
     std::int64_t record(const Evaluation& evaluation) override;
     std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations) override;
     void update_artifact_path(std::int64_t id, const std::string& artifact_path) override;
+    void clear_artifact_paths(const std::vector<std::int64_t>& ids) override;
     void clear_log_tails(std::int64_t id) override;
     std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const override;
     void load_cases(Evaluation& evaluation) const override;

@@ -2,11 +2,13 @@
 // mutex that serializes its users, a transaction guard and a guard of commits that are not fsync'ed.
 #pragma once
 
+#include <memory>
 #include <mutex>
 
 #include "store/sqlite/sqlite_db.hpp"
 #include "store/sqlite/sqlite_study_store.hpp"
 #include "store/sqlite/writer_lock.hpp"
+#include "util/space_reserve.hpp"
 
 namespace routetune {
 
@@ -16,6 +18,7 @@ struct SqliteStudyStore::Impl {
 
     std::filesystem::path path;
     WriterLock writer_lock;  ///< declared before db so the connection closes first
+    std::unique_ptr<SpaceReserve> reserve;  ///< a writer's "<store>.reserve", removed under the lock
     SqliteDb db;
     mutable std::mutex mutex;
     int opened_version = 0;

@@ -56,6 +56,9 @@ struct TimingSpec {
     int confirm_rounds = 10;              ///< interleaved A B A B rounds in the confirmation
     int confirm_top = 3;                  ///< candidates re-measured in the confirmation
     bool confirm_rebuild = false;         ///< the confirmation builds the default and finalists afresh
+    bool paired = true;                   ///< each candidate's rounds alternate with the default's runs
+                                          ///< (calibrated intervals, about twice the runs); false: timed
+                                          ///< alone, figures labelled uncalibrated
 };
 
 /// [accuracy.<class>]: one case class's own rule; an unset field keeps [accuracy]'s value.

@@ -12,8 +12,6 @@
 // {compiler} too: a trtexec engine is run by trtexec itself.
 #include "eval/evaluator.hpp"
 
-#include "eval/build_message.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +19,7 @@
 
 #include "eval/accuracy.hpp"
 #include "eval/build_message.hpp"
+#include "eval/measured_rounds.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/timing_source.hpp"
 #include "util/files.hpp"
@@ -84,17 +83,6 @@ std::string output_limit_message(const std::string& what, std::uint64_t limit_mb
 bool larger_than(const fs::path& file, std::uint64_t limit) {
     std::error_code ec;
     return limit > 0 && fs::is_regular_file(file, ec) && fs::file_size(file, ec) > limit;
-}
-
-// The round's samples: the cases' samples added index by index (as long as the shortest).
-std::vector<double> add_cases(const std::vector<std::vector<double>>& per_case) {
-    std::size_t length = per_case.empty() ? 0 : per_case.front().size();
-    for (const auto& samples : per_case) length = std::min(length, samples.size());
-    std::vector<double> sums(length, 0.0);
-    for (const auto& samples : per_case) {
-        for (std::size_t j = 0; j < length; ++j) sums[j] += samples[j];
-    }
-    return sums;
 }
 
 }  // namespace
@@ -212,10 +200,15 @@ double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& base
 }
 
 CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline) const {
+    return run_case_in(built, test_case, baseline, built.workdir, built.evaluation.route.hash());
+}
+
+CaseRun Evaluator::run_case_in(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
+                               const fs::path& outputs, const std::string& label) const {
     CaseRun run;
     std::string stem = case_file_stem(test_case.name);
-    fs::path output = built.workdir / ("output-" + stem);
-    fs::path metrics = built.workdir / ("metrics-" + stem + ".json");
+    fs::path output = outputs / ("output-" + stem);
+    fs::path metrics = outputs / ("metrics-" + stem + ".json");
     std::error_code ec;
     fs::remove(output, ec);
     fs::remove(metrics, ec);
@@ -232,12 +225,13 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     process.argv.insert(process.argv.end(), test_case.args.begin(), test_case.args.end());
     process.cwd = working_folder(spec_.run.cwd, spec_, values);
     process.env = merged_environment(spec_.run.env, built.environment, values);
+    for (const auto& [key, value] : built.placement) process.env[key] = value;
     process.timeout_s = run_timeout(test_case, baseline);
     process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
     process.output_cap = timing_source_traits(spec_.timing.source).stdout_cap;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     process.output_limit_bytes = spec_.run.max_output_mb << 20;
-    process.label = built.evaluation.route.hash();
+    process.label = label;
     ProcessResult result = runner_.run(process);
     run.exit_code = result.exit_code;
     run.signal = result.signal;
@@ -274,75 +268,95 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     return run;
 }
 
+// What measure() keeps beside the rounds' times: the paired default's build and where its runs go.
+struct Evaluator::Rounds {
+    MeasuredRounds times;
+    std::optional<BuiltCandidate> partner;  // the default's build the runs alternate with
+    fs::path partner_outputs;               // where the partner's runs leave {output} and {metrics}
+    std::string label;                      // the measured route's hash: its pending row names the partner's runs too
+    std::string pairing_note;               // why the pairing ended early
+};
+
+bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun& run, const RunBaseline& baseline,
+                         DefaultRecord* record, Rounds& rounds) const {
+    const CaseSpec& test_case = spec_.cases[i];
+    CaseResult& result = e.cases[i];
+    result.name = test_case.name;
+    result.exit_code = run.exit_code;
+    result.signal = run.signal;
+    result.stderr_tail = run.stderr_tail;
+    if (run.status != Status::Ok) {
+        result.status = e.status = run.status;
+        e.message = run.message;
+        e.finished_at = iso8601_utc_now();
+        return false;
+    }
+    if (round == 0) {
+        result.status = Status::Ok;
+        result.loss = 0;
+        auto reference = baseline.reference_outputs.find(test_case.name);
+        if (reference != baseline.reference_outputs.end()) {
+            CaseCheck check = check_case(run.output, reference->second, accuracy_rule_for(spec_.accuracy, test_case.case_class));
+            result.loss = check.loss;
+            if (!check.passed) {
+                result.status = Status::Inaccurate;
+                if (e.message.empty()) e.message = "case '" + test_case.name + "': " + check.message;
+            }
+        }
+        if (record) record->outputs[test_case.name] = run.output;
+    }
+    rounds.times.add(i, run.time_s, run.samples, run.wall_s);
+    return true;
+}
+
+void Evaluator::run_partner(Rounds& rounds, const CaseSpec& test_case, const RunBaseline& baseline) const {
+    if (!rounds.partner) return;
+    CaseRun run = run_case_in(*rounds.partner, test_case, baseline, rounds.partner_outputs, rounds.label);
+    if (run.status == Status::Ok) {
+        rounds.times.add_partner(run.time_s);
+        return;
+    }
+    rounds.partner.reset();
+    rounds.pairing_note = "the default's run paired with this route's failed (" + run.message + "); timed unpaired";
+}
+
 Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& baseline,
                               DefaultRecord* record) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
-    std::vector<std::vector<double>> case_samples(spec_.cases.size());
-    std::vector<double> samples;
-    std::vector<double> first_round(spec_.cases.size(), 0);
-    std::vector<std::vector<double>> wall(spec_.cases.size());
-    e.cases.resize(spec_.cases.size());
-    int rounds = spec_.timing.warmup + spec_.timing.repeats;
-    for (int round = 0; round < rounds; ++round) {
-        double sum = 0;
-        std::vector<std::vector<double>> round_samples(spec_.cases.size());
-        for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
-            const CaseSpec& test_case = spec_.cases[i];
-            CaseResult& result = e.cases[i];
-            result.name = test_case.name;
-            CaseRun run = run_case(built, test_case, baseline);
-            result.exit_code = run.exit_code;
-            result.signal = run.signal;
-            result.stderr_tail = run.stderr_tail;
-            if (run.status != Status::Ok) {
-                result.status = e.status = run.status;
-                e.message = run.message;
-                e.finished_at = iso8601_utc_now();
-                return e;
-            }
-            if (round == 0) {
-                result.status = Status::Ok;
-                result.loss = 0;
-                auto reference = baseline.reference_outputs.find(test_case.name);
-                if (reference != baseline.reference_outputs.end()) {
-                    CaseCheck check = check_case(run.output, reference->second,
-                                                 accuracy_rule_for(spec_.accuracy, test_case.case_class));
-                    result.loss = check.loss;
-                    if (!check.passed) {
-                        result.status = Status::Inaccurate;
-                        if (e.message.empty()) e.message = "case '" + test_case.name + "': " + check.message;
-                    }
-                }
-                if (record) record->outputs[test_case.name] = run.output;
-            }
-            if (round == 0) first_round[i] = run.time_s;
-            if (round >= spec_.timing.warmup) {
-                case_samples[i].insert(case_samples[i].end(), run.samples.begin(), run.samples.end());
-            }
-            round_samples[i] = run.samples;
-            wall[i].push_back(run.wall_s);
-            sum += run.time_s;
+    std::size_t cases = spec_.cases.size();
+    int warmup = spec_.timing.warmup;
+    Rounds rounds{MeasuredRounds(cases, warmup), baseline.paired_default, built.workdir / "paired-default",
+                  built.evaluation.route.hash(), ""};
+    if (!rounds.partner && baseline.paired_self) rounds.partner = built;
+    std::error_code ec;
+    if (rounds.partner) {
+        rounds.partner->placement = built.placement;
+        fs::create_directories(rounds.partner_outputs, ec);
+    }
+    e.cases.resize(cases);
+    for (int round = 0; round < warmup + spec_.timing.repeats; ++round) {
+        bool partner_first = (round - warmup) % 2 == 0;  // D C, C D, D C, ... from the first measured round
+        rounds.times.begin(round);
+        for (std::size_t i = 0; i < cases; ++i) {
+            if (partner_first) run_partner(rounds, spec_.cases[i], baseline);
+            if (!take_run(e, i, round, run_case(built, spec_.cases[i], baseline), baseline, record, rounds)) return e;
+            if (!partner_first) run_partner(rounds, spec_.cases[i], baseline);
         }
         if (round == 0 && !e.message.empty()) {
             // Every case was checked; the route is out. Its one round is kept as a time so a
             // report can show what the inaccuracy would have bought.
-            for (std::size_t i = 0; i < spec_.cases.size(); ++i) e.cases[i].timing = summarize({first_round[i]});
-            e.timing = summarize({sum});
+            for (std::size_t i = 0; i < cases; ++i) e.cases[i].timing = summarize({rounds.times.first_time(i)});
+            e.timing = summarize({rounds.times.round_time()});
             e.status = Status::Inaccurate;
             e.finished_at = iso8601_utc_now();
             return e;
         }
-        if (round >= spec_.timing.warmup) {
-            std::vector<double> added = add_cases(round_samples);
-            samples.insert(samples.end(), added.begin(), added.end());
-        }
+        rounds.times.end(rounds.partner.has_value());
     }
-    for (std::size_t i = 0; i < spec_.cases.size(); ++i) {
-        e.cases[i].timing = summarize(case_samples[i]);
-        if (record) record->wall_s[spec_.cases[i].name] = median(wall[i]);
-    }
-    e.timing = summarize(samples);
+    for (std::size_t i = 0; i < cases && record; ++i) record->wall_s[spec_.cases[i].name] = rounds.times.median_wall(i);
+    rounds.times.finish(e, rounds.partner.has_value());  // a pairing cut short keeps none of its rounds
+    if (!rounds.pairing_note.empty()) e.message = rounds.pairing_note;
     e.status = Status::Ok;
     e.finished_at = iso8601_utc_now();
     return e;

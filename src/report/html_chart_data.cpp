@@ -1,8 +1,8 @@
-// Computes each chart's series from the summary. The progress curve follows finish order:
-// after every finished evaluation, the default's median over the fastest ok median so far
-// (1 until the default is timed). A route's speedup interval divides the default's median by
-// the ends of the route's own 95% interval, so it shows how sure the route's timing is; the
-// confirmation's interval is the interleaved bootstrap's. Failures are counted per phase and
+// Computes each chart's series from the summary. Every search-phase speedup and interval is
+// speedup_against_default's (paired with the default's runs when measured so), the figure the
+// tables show. The progress curve follows finish order: after every finished evaluation, the
+// best speedup so far (1 until a route is timed against a timed default); the confirmation's
+// interval is the interleaved bootstrap's. Failures are counted per phase and
 // status, ok included, so the chart shows what share of each phase failed.
 #include "report/html_chart_data.hpp"
 
@@ -46,43 +46,46 @@ Json interval(const std::string& route, double speedup, double low, double high)
             {"low", finite(low)}, {"high", finite(high)}};
 }
 
-double default_median(const StudySummary& summary) {
+// An ok evaluation with its search-phase speedup against the default.
+struct Ranked {
+    const Evaluation* evaluation;
+    SpeedupEstimate speedup;
+};
+
+std::optional<SpeedupEstimate> search_speedup(const StudySummary& summary, const Evaluation& e) {
     const auto& d = summary.default_evaluation;
-    return d && d->status == Status::Ok && has_timing(d->timing) ? d->timing.median_s : 0;
+    if (!d || d->status != Status::Ok || !has_timing(d->timing) || e.status != Status::Ok || !has_timing(e.timing))
+        return std::nullopt;
+    return speedup_against_default(e, *d);
 }
 
-Json progress(const StudySummary& summary, double reference) {
+Json progress(const StudySummary& summary) {
     Json points = Json::array();
-    double best = INFINITY;
+    double best = 1.0;
     std::size_t build = 0;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
         ++build;
-        if (e.status == Status::Ok && has_timing(e.timing) && e.timing.median_s > 0) best = std::min(best, e.timing.median_s);
-        double speedup = reference > 0 && std::isfinite(best) ? reference / best : 1.0;
-        points.push_back({build, speedup});
+        if (auto speedup = search_speedup(summary, e); speedup && !e.route.empty()) best = std::max(best, speedup->speedup);
+        points.push_back({build, best});
     }
     return points;
 }
 
-std::vector<const Evaluation*> fastest_ok(const StudySummary& summary) {
-    std::vector<const Evaluation*> ok;
+std::vector<Ranked> fastest_ok(const StudySummary& summary) {
+    std::vector<Ranked> ok;
     for (const auto& e : summary.evaluations)
-        if (e.status == Status::Ok && has_timing(e.timing) && e.timing.median_s > 0) ok.push_back(&e);
-    std::stable_sort(ok.begin(), ok.end(), [](const Evaluation* a, const Evaluation* b) {
-        return a->timing.median_s < b->timing.median_s;
-    });
+        if (auto speedup = search_speedup(summary, e)) ok.push_back({&e, *speedup});
+    std::stable_sort(ok.begin(), ok.end(),
+                     [](const Ranked& a, const Ranked& b) { return a.speedup.speedup > b.speedup.speedup; });
     return ok;
 }
 
-Json routes(const std::vector<const Evaluation*>& ok, double reference, std::size_t limit) {
+Json routes(const std::vector<Ranked>& ok, std::size_t limit) {
     Json out = Json::array();
-    if (reference <= 0) return out;
     for (std::size_t i = 0; i < ok.size() && i < limit; ++i) {
-        const TimingSummary& t = ok[i]->timing;
-        double low = t.ci_high_s > 0 ? reference / t.ci_high_s : NAN;
-        double high = t.ci_low_s > 0 ? reference / t.ci_low_s : NAN;
-        out.push_back(interval(display_route(ok[i]->route), reference / t.median_s, low, high));
+        const SpeedupEstimate& s = ok[i].speedup;
+        out.push_back(interval(display_route(ok[i].evaluation->route), s.speedup, s.ci_low, s.ci_high));
     }
     return out;
 }
@@ -93,12 +96,13 @@ Json sample_row(const Evaluation& e) {
     return {{"route", display_route(e.route)}, {"lines", wrap_route(display_route(e.route))}, {"ms", ms}};
 }
 
-Json samples(const StudySummary& summary, const std::vector<const Evaluation*>& ok, std::size_t limit) {
+Json samples(const StudySummary& summary, const std::vector<Ranked>& ok, std::size_t limit) {
     Json out = Json::array();
     if (summary.default_evaluation && !summary.default_evaluation->timing.samples_s.empty())
         out.push_back(sample_row(*summary.default_evaluation));
     std::size_t shown = 0;
-    for (const Evaluation* e : ok) {
+    for (const Ranked& ranked : ok) {
+        const Evaluation* e = ranked.evaluation;
         if (shown == limit) break;
         if (e->route.empty() || e->timing.samples_s.empty()) continue;
         out.push_back(sample_row(*e));
@@ -149,12 +153,11 @@ Json confirmation(const StudySummary& summary) {
 }  // namespace
 
 Json chart_data(const StudySummary& summary, const ChartLimits& limits) {
-    double reference = default_median(summary);
     auto ok = fastest_ok(summary);
     return {{"study", summary.study},
             {"search", summary.search},
-            {"progress", progress(summary, reference)},
-            {"routes", routes(ok, reference, limits.routes)},
+            {"progress", progress(summary)},
+            {"routes", routes(ok, limits.routes)},
             {"samples", samples(summary, ok, limits.samples)},
             {"failures", failures(summary)},
             {"effects", effects(summary, limits.effects)},

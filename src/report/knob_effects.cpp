@@ -57,7 +57,7 @@ std::vector<KnobEffect> knob_effects(const StudySummary& summary, std::size_t li
     SearchHistory history;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
-        history.observations.push_back({e.route, e.status, e.timing.median_s, e.timing.ci_low_s, e.timing.ci_high_s});
+        history.observations.push_back(observe(e, &*summary.default_evaluation));
     }
     std::size_t ok = std::count_if(history.observations.begin(), history.observations.end(),
                                    [](const Observation& o) { return o.status == Status::Ok; });

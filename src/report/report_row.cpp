@@ -1,6 +1,9 @@
-// Builds report rows: ok evaluations are sorted by median time (stable, ties by route text),
-// the others are bucketed by status in the fixed report order, keeping finish order inside a
-// bucket. The worst loss treats NaN as worse than any number, since NaN always fails.
+// Builds report rows: ok evaluations are sorted by their speedup against the default, the
+// search phase's one figure (speedup_against_default: from rounds paired with the default's
+// when measured so), fastest first, then those without one by median time (stable, ties by
+// route text); the others are bucketed by status in the fixed report order, keeping finish
+// order inside a bucket. The worst loss treats NaN as worse than any number, since NaN always
+// fails.
 #include "report/report_row.hpp"
 
 #include "report/case_classes.hpp"
@@ -54,18 +57,20 @@ std::optional<double> worst_loss(const Evaluation& evaluation) {
     return worst;
 }
 
-ReportRow make_row(const Evaluation& evaluation, const std::optional<double>& default_s, const Route& reference) {
+ReportRow make_row(const Evaluation& evaluation, const Evaluation* default_evaluation, const Route& reference) {
     ReportRow row;
     row.route = route_against(evaluation.route, reference);
     row.phase = evaluation.phase;
     row.status = evaluation.status;
     if (has_timing(evaluation.timing)) {
         row.time_s = evaluation.timing.median_s;
-        const TimingSummary& t = evaluation.timing;
-        if (default_s && t.median_s > 0) {
-            row.vs_default = *default_s / t.median_s;
-            if (t.ci_low_s > 0 && t.ci_high_s >= t.ci_low_s)
-                row.vs_default_ci = std::make_pair(*default_s / t.ci_high_s, *default_s / t.ci_low_s);
+        std::optional<SpeedupEstimate> speedup =
+            default_evaluation ? speedup_against_default(evaluation, *default_evaluation) : std::nullopt;
+        if (speedup) {
+            row.vs_default = speedup->speedup;
+            row.paired = speedup->paired;
+            if (std::isfinite(speedup->ci_low) && std::isfinite(speedup->ci_high))
+                row.vs_default_ci = std::make_pair(speedup->ci_low, speedup->ci_high);
         }
     }
     row.max_loss = worst_loss(evaluation);
@@ -90,20 +95,20 @@ std::string route_against(const Route& route, const Route& reference) {
 
 std::vector<ReportRow> report_rows(const StudySummary& summary) {
     Route reference = summary.default_evaluation ? summary.default_evaluation->route : Route();
-    std::optional<double> default_s;
-    if (summary.default_evaluation && has_timing(summary.default_evaluation->timing)) {
-        default_s = summary.default_evaluation->timing.median_s;
-    }
+    const Evaluation* default_evaluation =
+        summary.default_evaluation && has_timing(summary.default_evaluation->timing) ? &*summary.default_evaluation
+                                                                                      : nullptr;
     std::vector<ReportRow> rows;
     for (Status status : report_status_order()) {
         std::vector<ReportRow> group;
         for (const auto& evaluation : summary.evaluations) {
-            if (evaluation.status == status) group.push_back(make_row(evaluation, default_s, reference));
+            if (evaluation.status == status) group.push_back(make_row(evaluation, default_evaluation, reference));
         }
         if (status == Status::Ok) {
             std::stable_sort(group.begin(), group.end(), [](const ReportRow& a, const ReportRow& b) {
-                double ta = a.time_s.value_or(INFINITY);
-                double tb = b.time_s.value_or(INFINITY);
+                if (a.vs_default.has_value() != b.vs_default.has_value()) return a.vs_default.has_value();
+                double ta = a.vs_default ? -*a.vs_default : a.time_s.value_or(INFINITY);
+                double tb = b.vs_default ? -*b.vs_default : b.time_s.value_or(INFINITY);
                 if (ta != tb) return ta < tb;
                 return a.route < b.route;
             });
@@ -178,6 +183,32 @@ std::string format_loss(double loss) {
     return buffer;
 }
 
+std::string search_figures_text(const StudySummary& summary) {
+    const auto& d = summary.default_evaluation;
+    if (!d || !has_timing(d->timing)) return "";
+    std::size_t paired = 0, timed = 0;
+    for (const auto& e : summary.evaluations) {
+        if (e.status != Status::Ok || e.route == d->route || !has_timing(e.timing)) continue;
+        std::optional<SpeedupEstimate> speedup = speedup_against_default(e, *d);
+        timed += speedup.has_value();
+        paired += speedup && speedup->paired;
+    }
+    if (timed == 0) return "";
+    if (paired == 0)
+        return "unpaired: each route timed alone against the default's first timing; uncalibrated (drift in the "
+               "machine's load can look like a gain)";
+    std::string text = paired == timed ? "paired with the default's runs, round by round (calibrated under drifting load)"
+                                       : std::to_string(paired) + " of " + std::to_string(timed) +
+                                             " routes paired with the default's runs; the others are unpaired and uncalibrated";
+    std::optional<SpeedupEstimate> aa = speedup_against_default(*d, *d);
+    if (aa && aa->paired) {
+        char spread[96];
+        std::snprintf(spread, sizeof spread, "; the default against itself (A/A): [%.2f, %.2f]", aa->ci_low, aa->ci_high);
+        text += spread;
+    }
+    return text;
+}
+
 std::vector<ReportField> report_header(const StudySummary& summary) {
     std::vector<ReportField> fields;
     fields.push_back({"study", summary.study});
@@ -195,6 +226,8 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
         }
     }
     fields.push_back({"default", def});
+    std::string figures = search_figures_text(summary);
+    if (!figures.empty()) fields.push_back({"speedups", figures});
     if (summary.default_evaluation && !summary.default_evaluation->route.empty())
         fields.push_back({"routes", "shown as their difference from the default route " +
                                         summary.default_evaluation->route.to_string()});

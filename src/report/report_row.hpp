@@ -21,8 +21,9 @@ struct ReportRow {
     std::string phase;
     Status status = Status::Pending;
     std::optional<double> time_s;       ///< median, when timed
-    std::optional<double> vs_default;   ///< default median / this median, when both timed
-    std::optional<std::pair<double, double>> vs_default_ci;  ///< default median / the ends of this route's 95% interval
+    std::optional<double> vs_default;   ///< speedup_against_default, when both are timed
+    std::optional<std::pair<double, double>> vs_default_ci;  ///< its 95% interval, when it has one
+    bool paired = false;                ///< vs_default comes from rounds paired with the default's
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
     std::string message;                ///< one line
 };
@@ -39,17 +40,23 @@ const std::array<Status, 10>& report_status_order();
 /// True when the timing holds a measurement (samples, or a positive median).
 bool has_timing(const TimingSummary& timing);
 
-/// The summary's evaluations as rows: ok by median ascending (ties by route), then the rest
-/// grouped by status in report_status_order, each group in finish order.
+/// The summary's evaluations as rows: ok by speedup against the default descending (those
+/// without one after, by median; ties by route), then the rest grouped by status in
+/// report_status_order, each group in finish order.
 std::vector<ReportRow> report_rows(const StudySummary& summary);
 
 /// Evaluations per status, in report_status_order, zeros included.
 std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& summary);
 
 /// The header of every human report: study, spec, search, expression, default (median and
-/// interval), outcome, why (the outcome's reason, when recorded), winner (speedup and
-/// interval), winner artifact, candidates, wall time.
+/// interval), speedups (search_figures_text), outcome, why (the outcome's reason, when
+/// recorded), winner (speedup and interval), winner artifact, candidates, wall time.
 std::vector<ReportField> report_header(const StudySummary& summary);
+
+/// How the search phase's speedups were measured, for the header: paired with the default's
+/// runs (with the default's A/A interval), unpaired (uncalibrated), or how many of each; "" when
+/// no route other than the default has one.
+std::string search_figures_text(const StudySummary& summary);
 
 /// Non-zero counts in report order and the total: "ok 3, build_failed 1, total 4".
 std::string counts_text(const StudySummary& summary);

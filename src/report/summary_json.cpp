@@ -45,12 +45,34 @@ void put_timing(Json& out, const TimingSummary& timing, const char* time_key, co
     }
 }
 
-Json evaluation_json(const Evaluation& evaluation) {
+Json seconds_list(const std::vector<double>& values) {
+    Json list = Json::array();
+    for (double value : values) list.push_back(number(value));
+    return list;
+}
+
+// The search phase's speedup (speedup_against_default), whether it is paired, and the paired
+// rounds it comes from (absent when unpaired), so the figure can be checked and read back.
+void put_speedup(Json& out, const Evaluation& evaluation, const Evaluation* default_evaluation) {
+    std::optional<SpeedupEstimate> speedup =
+        default_evaluation && has_timing(evaluation.timing) && has_timing(default_evaluation->timing)
+            ? speedup_against_default(evaluation, *default_evaluation)
+            : std::nullopt;
+    out["speedup"] = speedup ? number(speedup->speedup) : Json(nullptr);
+    out["speedup_ci95"] = speedup ? pair(speedup->ci_low, speedup->ci_high) : Json(nullptr);
+    out["speedup_paired"] = speedup && speedup->paired;
+    if (evaluation.paired.has_pairs())
+        out["paired_rounds_s"] = {{"default", seconds_list(evaluation.paired.default_s)},
+                                  {"candidate", seconds_list(evaluation.paired.candidate_s)}};
+}
+
+Json evaluation_json(const Evaluation& evaluation, const Evaluation* default_evaluation) {
     Json out;
     out["route"] = evaluation.route.to_string();
     out["phase"] = evaluation.phase;
     out["status"] = std::string(to_string(evaluation.status));
     put_timing(out, evaluation.timing, "time", "time_ci95");
+    put_speedup(out, evaluation, default_evaluation);
     out["build_s"] = number(evaluation.build_s);
     Json loss = Json::object();
     Json nonfinite = Json::object();
@@ -144,6 +166,13 @@ double read_loss(const Json& value, const Json* nonfinite, const std::string& wh
     return number_at(value, where);
 }
 
+std::vector<double> read_seconds(const Json& value, const std::string& where) {
+    if (!value.is_array()) bad(where, "expected an array of seconds");
+    std::vector<double> seconds;
+    for (std::size_t i = 0; i < value.size(); ++i) seconds.push_back(number_at(value[i], where + "[" + std::to_string(i) + "]"));
+    return seconds;
+}
+
 Evaluation read_evaluation(const Json& object, const std::string& where) {
     Evaluation evaluation;
     evaluation.route = read_route(object, where);
@@ -162,6 +191,11 @@ Evaluation read_evaluation(const Json& object, const std::string& where) {
         evaluation.cases.push_back(std::move(c));
     }
     evaluation.message = text_at(object, "message", where);
+    if (auto rounds = object.find("paired_rounds_s"); rounds != object.end()) {
+        evaluation.paired.default_s = read_seconds(member(*rounds, "default", where), where + ".paired_rounds_s.default");
+        evaluation.paired.candidate_s =
+            read_seconds(member(*rounds, "candidate", where), where + ".paired_rounds_s.candidate");
+    }
     return evaluation;
 }
 
@@ -238,7 +272,8 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     }
     out["classes"] = std::move(classes);
     Json evaluations = Json::array();
-    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e));
+    const Evaluation* default_evaluation = summary.default_evaluation ? &*summary.default_evaluation : nullptr;
+    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e, default_evaluation));
     out["evaluations"] = std::move(evaluations);
     Json confirmations = Json::array();
     for (const auto& c : summary.confirmations) confirmations.push_back(confirmation_json(c));

@@ -23,7 +23,7 @@ struct StudyProgress {
     std::size_t done = 0;            ///< evaluations finished, the default included
     std::size_t planned = 0;         ///< candidates planned when known (0: unknown)
     std::map<Status, std::size_t> counts;  ///< finished evaluations by status
-    double best_speedup = 1;         ///< by search medians
+    double best_speedup = 1;         ///< by the search phase's speedups (speedup_against_default)
     double elapsed_s = 0;
     std::string last_route;
     std::string last_status;
@@ -88,8 +88,5 @@ private:
     std::size_t candidates_done_ = 0;
     bool added_ = false;
 };
-
-/// What a strategy may know of a finished evaluation.
-Observation observe(const Evaluation& e);
 
 }  // namespace routetune

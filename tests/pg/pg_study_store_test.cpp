@@ -7,6 +7,7 @@
 #include "pg/pg_test_database.hpp"
 #include "routetune/error.hpp"
 #include "store/postgres/pg_connection.hpp"
+#include "store/postgres/pg_schema.hpp"
 #include "store/study_store.hpp"
 #include "unit/store_samples.hpp"
 
@@ -40,7 +41,7 @@ TEST(PgStudyStore, EveryFieldRoundTripsAndSurvivesReopen) {
         store->record_confirmation(confirmation);
     }
     std::unique_ptr<StudyStore> store = StudyStore::open_read_only(url);  // the only study
-    EXPECT_EQ(store->opened_schema_version(), 1);
+    EXPECT_EQ(store->opened_schema_version(), current_pg_schema_version());
     header.name = "matmul";
     EXPECT_EQ(store->read_header(), header);
     std::vector<Evaluation> all = store->evaluations();
@@ -127,6 +128,31 @@ TEST(PgStudyStore, ANewerSchemaIsRefused) {
     } catch (const UsageError& error) {
         EXPECT_NE(std::string(error.what()).find("version 99 is newer"), std::string::npos) << error.what();
     }
+}
+
+// Schema 2 added the paired rounds: a version-1 database is upgraded when opened for writing,
+// its old rows read as unpaired.
+TEST(PgStudyStore, AVersionOneDatabaseIsUpgradedAndItsRowsReadAsUnpaired) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    Evaluation old_row = sample_evaluation("-O=2");
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
+        store->write_header(sample_header());
+        store->record(old_row);
+    }
+    PgConnection(url).exec_script(
+        "ALTER TABLE evaluation DROP COLUMN paired_default_samples, DROP COLUMN paired_samples; "
+        "UPDATE routetune_meta SET value = '1' WHERE key = 'schema_version'");
+    EXPECT_THROW(StudyStore::open_read_only(StoreLocation(url, "s")), UsageError) << "read-only needs the current schema";
+    std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
+    EXPECT_EQ(store->opened_schema_version(), 1);
+    old_row.paired = {};
+    Evaluation new_row = sample_evaluation("-O=3");
+    store->record(new_row);
+    auto all = store->evaluations();
+    ASSERT_EQ(all.size(), 2u);
+    expect_same(old_row, all[0]);
+    expect_same(new_row, all[1]);
 }
 
 TEST(PgStudyStore, ADatabaseOfAnotherApplicationIsRefused) {

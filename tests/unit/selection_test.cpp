@@ -1,5 +1,5 @@
 // The rules that pick a winner (DESIGN.md, "Evaluation" 5): stage one keeps the Ok routes whose
-// search median is at least min_gain faster than the default's, fastest first, at most top;
+// search-phase speedup (paired when measured so) is at least 1 + min_gain, highest first, at most top;
 // stage two's winner is the route whose bootstrap interval's lower end clears 1 + min_gain.
 // Every expectation below is computed from those rules by hand.
 #include "study/selection.hpp"
@@ -36,6 +36,17 @@ TEST(ConfirmationCandidates, KeepsOkRoutesAtLeastMinGainFasterFastestFirst) {
     EXPECT_EQ(picked[0].route.to_string(), "-a=3");
     EXPECT_EQ(picked[1].route.to_string(), "-a=1");
     EXPECT_EQ(confirmation_candidates(all, base, 0.25, 1).size(), 1u) << "at most top of them";
+}
+
+TEST(ConfirmationCandidates, PairedSpeedupsNotDriftedMediansPickTheFinalists) {
+    Evaluation base = timed("", 1.0);
+    Evaluation drifted = timed("-a=1", 0.5);  // its median alone: 2x; its pairs: 1.0x
+    drifted.paired = {{0.5, 0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5, 0.5}};
+    Evaluation real = timed("-a=2", 0.9);     // its median alone: 1.11x; its pairs: 1.3x
+    real.paired = {{1.3, 1.3, 1.3, 1.3, 1.3}, {1, 1, 1, 1, 1}};
+    std::vector<Evaluation> picked = confirmation_candidates({base, drifted, real}, base, 0.02, 3);
+    ASSERT_EQ(picked.size(), 1u);
+    EXPECT_EQ(picked[0].route.to_string(), "-a=2");
 }
 
 TEST(ConfirmationCandidates, NoneWhenTheDefaultFailed) {

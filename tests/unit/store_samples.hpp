@@ -30,7 +30,7 @@ inline StudyHeader sample_header() {
     return header;
 }
 
-/// An evaluation with two cases, a NaN loss and an infinite median.
+/// An evaluation with two cases, a NaN loss, an infinite median and paired rounds.
 inline Evaluation sample_evaluation(const std::string& route_text, Status status = Status::Ok) {
     Evaluation evaluation;
     evaluation.route = Route::parse(route_text);
@@ -43,6 +43,7 @@ inline Evaluation sample_evaluation(const std::string& route_text, Status status
     evaluation.artifact_bytes = 5000000000ull;
     evaluation.artifact_path = "/cache/artifacts/abc";
     evaluation.timing = {{0.1, 0.30000000000000004, 1e-9}, 0.1, 0.05, 0.2};
+    evaluation.paired = {{0.2, 0.30000000000000004, 1e-9}, {0.1, 0.25, 2e-9}};
     evaluation.started_at = "2026-11-29T23:00:01Z";
     evaluation.finished_at = "2026-11-29T23:00:02Z";
     CaseResult a;
@@ -89,6 +90,8 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
     EXPECT_EQ(expected.artifact_bytes, actual.artifact_bytes);
     EXPECT_EQ(expected.artifact_path, actual.artifact_path);
     expect_same_timing(expected.timing, actual.timing);
+    EXPECT_EQ(expected.paired.default_s, actual.paired.default_s);
+    EXPECT_EQ(expected.paired.candidate_s, actual.paired.candidate_s);
     EXPECT_EQ(expected.started_at, actual.started_at);
     EXPECT_EQ(expected.finished_at, actual.finished_at);
     ASSERT_EQ(expected.cases.size(), actual.cases.size());

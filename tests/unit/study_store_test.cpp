@@ -255,7 +255,7 @@ TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
     for (const char* column : {"minimal_route", "minimal_speedup", "minimal_ci_low", "minimal_ci_high"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE outcome DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr, nullptr),
                   SQLITE_OK);
-    for (const char* column : {"owner", "pgid", "pgid_ticks"})
+    for (const char* column : {"owner", "pgid", "pgid_ticks", "paired_default_samples", "paired_samples"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
                                nullptr),
                   SQLITE_OK);
@@ -276,6 +276,37 @@ TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
     store->record_outcome(outcome);
     EXPECT_EQ(store->read_outcome()->minimal_route, Route::parse("-O=2"));
     EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), current_store_schema_version());
+}
+
+// Schema 4 added the paired rounds: a version-3 store is read as unpaired (read-only, as it
+// is), and opened for writing it gains the columns, its old rows still unpaired.
+TEST_F(StudyStoreTest, AVersionThreeStoreReadsAsUnpairedAndIsUpgradedForWriting) {
+    Evaluation old_row = sample_evaluation("-O=2");
+    StudyStore::open(path_)->record(old_row);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    for (const char* column : {"paired_default_samples", "paired_samples"})
+        EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
+                               nullptr),
+                  SQLITE_OK);
+    sqlite3_close(db);
+    set_schema_version(path_, "3");
+    old_row.paired = {};
+    {
+        std::unique_ptr<StudyStore> reader = StudyStore::open_read_only(path_);
+        EXPECT_EQ(reader->opened_schema_version(), 3);
+        expect_same(old_row, reader->evaluations().at(0));
+        expect_same(old_row, *reader->find(old_row.route.hash()));
+    }
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    EXPECT_EQ(store->opened_schema_version(), 3);
+    Evaluation new_row = sample_evaluation("-O=3");
+    store->record(new_row);
+    auto all = store->evaluations();
+    ASSERT_EQ(all.size(), 2u);
+    expect_same(old_row, all[0]);
+    expect_same(new_row, all[1]);
+    EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), 4);
 }
 
 TEST_F(StudyStoreTest, ForeignFilesAreRefused) {

@@ -86,8 +86,15 @@ CREATE TABLE baseline (
 );
 )sql";
 
+// Version 2: the rounds of a candidate paired with the default's (Evaluation::paired), each
+// list encoded like samples; '' (an older row, or [timing] paired = false) reads as unpaired.
+const char* kVersion2 = R"sql(
+ALTER TABLE evaluation ADD COLUMN paired_default_samples TEXT NOT NULL DEFAULT '',
+    ADD COLUMN paired_samples TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<std::pair<int, const char*>>& migrations() {
-    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}};
+    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}, {2, kVersion2}};
     return list;
 }
 

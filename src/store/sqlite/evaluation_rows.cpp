@@ -21,6 +21,13 @@ constexpr const char* kEvaluationColumns =
     "id, route, route_hash, phase, status, message, build_s, build_log_tail, artifact_sha256, artifact_bytes, "
     "artifact_path, samples, median_s, ci_low_s, ci_high_s, started_at, finished_at";
 
+// The columns read per evaluation: schema 4's paired lists, or empty ones from an older store
+// opened read-only (read as unpaired).
+std::string evaluation_columns(bool paired_columns) {
+    return std::string(kEvaluationColumns) +
+           (paired_columns ? ", paired_default_samples, paired_samples" : ", '' AS paired_default_samples, '' AS paired_samples");
+}
+
 constexpr const char* kCaseColumns =
     "evaluation_id, position, name, status, exit_code, signal, loss, stderr_tail, samples, median_s, ci_low_s, "
     "ci_high_s";
@@ -49,6 +56,8 @@ Evaluation read_evaluation(const SqliteStatement& row, const std::filesystem::pa
     evaluation.timing.ci_high_s = row.real(14);
     evaluation.started_at = row.text(15);
     evaluation.finished_at = row.text(16);
+    evaluation.paired.default_s = decode_samples(row.text(17));
+    evaluation.paired.candidate_s = decode_samples(row.text(18));
     return evaluation;
 }
 
@@ -81,6 +90,7 @@ std::int64_t insert_evaluation(SqliteDb& db, SqliteStatement& drop_pending, Sqli
     insert.bind(11, encode_samples(evaluation.timing.samples_s)).bind(12, evaluation.timing.median_s);
     insert.bind(13, evaluation.timing.ci_low_s).bind(14, evaluation.timing.ci_high_s);
     insert.bind(15, evaluation.started_at).bind(16, evaluation.finished_at);
+    insert.bind(17, encode_samples(evaluation.paired.default_s)).bind(18, encode_samples(evaluation.paired.candidate_s));
     insert.run();
     insert.reset();
     std::int64_t id = db.last_insert_id();
@@ -102,7 +112,8 @@ std::vector<std::int64_t> insert_rows(SqliteDb& db, const std::vector<const Eval
     auto insert = db.prepare(
         "INSERT INTO evaluation (route, route_hash, phase, status, message, build_s, build_log_tail, "
         "artifact_sha256, artifact_bytes, artifact_path, samples, median_s, ci_low_s, ci_high_s, started_at, "
-        "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "finished_at, paired_default_samples, paired_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?)");
     auto insert_case = db.prepare(std::string("INSERT INTO case_result (") + kCaseColumns +
                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     std::vector<std::int64_t> ids;
@@ -190,7 +201,7 @@ void SqliteStudyStore::clear_log_tails(std::int64_t id) {
 std::vector<Evaluation> SqliteStudyStore::evaluations(CaseRows cases) const {
     std::lock_guard lock(impl_->mutex);
     std::vector<Evaluation> evaluations;
-    auto rows = impl_->db.prepare(std::string("SELECT ") + kEvaluationColumns + " FROM evaluation ORDER BY id");
+    auto rows = impl_->db.prepare("SELECT " + evaluation_columns(impl_->paired_columns) + " FROM evaluation ORDER BY id");
     while (rows.step()) evaluations.push_back(read_evaluation(rows, impl_->path));
     std::stable_partition(evaluations.begin(), evaluations.end(),
                           [](const Evaluation& evaluation) { return evaluation.status != Status::Pending; });
@@ -220,7 +231,7 @@ std::optional<Evaluation> SqliteStudyStore::find(const std::string& route_hash) 
     std::optional<Evaluation> found;
     {
         std::lock_guard lock(impl_->mutex);
-        auto row = impl_->db.prepare(std::string("SELECT ") + kEvaluationColumns +
+        auto row = impl_->db.prepare("SELECT " + evaluation_columns(impl_->paired_columns) +
                                      " FROM evaluation WHERE route_hash = ? AND status != 'pending' "
                                      "ORDER BY id DESC LIMIT 1");
         row.bind(1, route_hash);

@@ -52,6 +52,7 @@ std::unique_ptr<SqliteStudyStore::Impl> open_reader(const std::filesystem::path&
     auto impl = std::make_unique<SqliteStudyStore::Impl>(path, WriterLock{}, true, false, needs_immutable(real));
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, true);
+    impl->paired_columns = impl->opened_version >= 4;
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     return impl;
 }

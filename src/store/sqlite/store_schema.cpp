@@ -117,6 +117,13 @@ ALTER TABLE evaluation ADD COLUMN pgid INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE evaluation ADD COLUMN pgid_ticks INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 4: the rounds of a candidate paired with the default's (Evaluation::paired), each
+// list encoded like samples; '' (an older row, or [timing] paired = false) reads as unpaired.
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE evaluation ADD COLUMN paired_default_samples TEXT NOT NULL DEFAULT '';
+ALTER TABLE evaluation ADD COLUMN paired_samples TEXT NOT NULL DEFAULT '';
+)sql";
+
 std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
     auto statement = db.prepare(std::string("PRAGMA ") + pragma);
     return statement.step() ? statement.integer(0) : 0;
@@ -176,7 +183,7 @@ void create_fresh_schema(SqliteDb& db, const std::vector<StoreMigration>& migrat
 }  // namespace
 
 const std::vector<StoreMigration>& store_migrations() {
-    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
     return migrations;
 }
 

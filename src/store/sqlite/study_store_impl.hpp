@@ -19,6 +19,7 @@ struct SqliteStudyStore::Impl {
     SqliteDb db;
     mutable std::mutex mutex;
     int opened_version = 0;
+    bool paired_columns = true;  ///< the evaluation table has schema 4's paired columns (a reader of an older store: no)
     std::string moved_aside_to;  ///< where opening as a new study renamed the earlier one
 };
 

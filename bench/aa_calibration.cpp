@@ -5,7 +5,8 @@
 // a false gain or loss; the share of them must be at most 5% at every load. The binomial 95%
 // interval of that share is Clopper-Pearson's (exact: bisection on the binomial CDF). For
 // comparison the same candidate samples are also judged the unpaired way the search used to:
-// against the default measured once, before the first interval of the load.
+// against the default measured once, before the first interval of the load. Every interval
+// copies the binary afresh into both folders (new files each time).
 //   aa_calibration [intervals=200] [loads=0,1,2] [source=process] [repeats=7] [warmup=1]
 // The program is examples/matmul/kernel.c at -O2 on its odd_sizes input (about 10 ms a run);
 // it is built once and copied into both scratch folders, so the two artifacts are identical.
@@ -108,6 +109,7 @@ bool excludes_one(double low, double high) { return low > 1 || high < 1; }
 struct Tally {
     int intervals = 0;
     int paired_out = 0;
+    int paired_above = 0;  ///< of paired_out, those whose lower end is above 1
     int unpaired_out = 0;
     std::vector<double> widths;
 };
@@ -118,14 +120,15 @@ void print_row(int load, const Tally& t) {
     std::sort(widths.begin(), widths.end());
     double width = widths.empty() ? NAN : widths[widths.size() / 2];
     auto [ulow, uhigh] = clopper_pearson(t.unpaired_out, t.intervals);
-    std::printf("| %d | %d | %d (%.1f%%) [%.1f%%, %.1f%%] | %.3f | %d (%.1f%%) [%.1f%%, %.1f%%] |\n", load, t.intervals,
-                t.paired_out, 100.0 * t.paired_out / t.intervals, 100 * low, 100 * high, width, t.unpaired_out,
-                100.0 * t.unpaired_out / t.intervals, 100 * ulow, 100 * uhigh);
+    std::printf("| %d | %d | %d (%.1f%%) [%.1f%%, %.1f%%] | %d / %d | %.3f | %d (%.1f%%) [%.1f%%, %.1f%%] |\n", load,
+                t.intervals, t.paired_out, 100.0 * t.paired_out / t.intervals, 100 * low, 100 * high, t.paired_above,
+                t.paired_out - t.paired_above, width, t.unpaired_out, 100.0 * t.unpaired_out / t.intervals, 100 * ulow,
+                100 * uhigh);
     std::fflush(stdout);
 }
 
-Tally calibrate(const Evaluator& evaluator, int load, int intervals) {
-    BusyLoops loops(load);
+// The default's and the candidate's builds: the same binary copied into two scratch folders.
+std::pair<BuiltCandidate, BuiltCandidate> identical_builds(const Evaluator& evaluator) {
     BuiltCandidate a = evaluator.build(Route{}, "default");
     BuiltCandidate b = evaluator.build(Route::parse("-copy=b"), "aa");
     if (a.evaluation.status != Status::Pending || b.evaluation.status != Status::Pending ||
@@ -133,12 +136,21 @@ Tally calibrate(const Evaluator& evaluator, int load, int intervals) {
         std::fprintf(stderr, "aa_calibration: the two builds are not byte-identical artifacts\n");
         std::exit(1);
     }
+    return {a, b};
+}
+
+// Each interval is a fresh pair of copies (new files, so whatever their placement in memory
+// does is drawn anew and the intervals are independent, as the binomial interval assumes);
+// the unpaired design compares each candidate with a default measured once, at the start.
+Tally calibrate(const Evaluator& evaluator, int load, int intervals) {
+    BusyLoops loops(load);
     RunBaseline alone;
-    Evaluation first = evaluator.measure(a, alone);  // the unpaired design's one default measurement
-    RunBaseline paired;
-    paired.paired_default = a;
+    Evaluation first = evaluator.measure(identical_builds(evaluator).first, alone);
     Tally tally;
     for (int i = 0; i < intervals; ++i) {
+        auto [a, b] = identical_builds(evaluator);
+        RunBaseline paired;
+        paired.paired_default = a;
         Evaluation e = evaluator.measure(b, paired);
         std::optional<SpeedupEstimate> s = paired_speedup(e.paired);
         if (e.status != Status::Ok || !s) {
@@ -147,6 +159,7 @@ Tally calibrate(const Evaluator& evaluator, int load, int intervals) {
         }
         ++tally.intervals;
         tally.paired_out += excludes_one(s->ci_low, s->ci_high);
+        tally.paired_above += s->ci_low > 1;
         tally.widths.push_back(s->ci_high - s->ci_low);
         Evaluation unpaired = e;
         unpaired.paired = {};
@@ -193,8 +206,8 @@ int main(int argc, char** argv) {
     std::printf("# aa_calibration: %d intervals per load, source %s, %d warm-up + %d paired rounds, %ld cores\n",
                 intervals, source.c_str(), warmup, repeats, sysconf(_SC_NPROCESSORS_ONLN));
     std::printf("# load average before: %s\n", load_average().c_str());
-    std::printf("| busy loops | intervals | paired: excluding 1.0 [95%% CI] | paired: median CI width | "
-                "unpaired (old design): excluding 1.0 [95%% CI] |\n| --- | --- | --- | --- | --- |\n");
+    std::printf("| busy loops | intervals | paired: excluding 1.0 [95%% CI] | above / below 1 | paired: median CI width | "
+                "unpaired (old design): excluding 1.0 [95%% CI] |\n| --- | --- | --- | --- | --- | --- |\n");
     std::stringstream list(loads);
     for (std::string item; std::getline(list, item, ',');) {
         int load = std::atoi(item.c_str());

@@ -12,6 +12,8 @@
 namespace routetune {
 namespace {
 
+namespace fs = std::filesystem;
+
 class Evaluate : public ::testing::Test {
 protected:
     Evaluation evaluate(const std::string& route, const RunBaseline& baseline) {
@@ -148,11 +150,18 @@ TEST_F(Evaluate, PairedRoundsAlternateWhoRunsFirstAndEveryCaseSitsNextToTheDefau
     for (double t : e.paired.candidate_s) EXPECT_NEAR(t, 0.4, 1e-12);
     EXPECT_NEAR(paired_speedup(e.paired)->speedup, 1.5, 1e-12);
     ASSERT_EQ(e.timing.samples_s.size(), 3u) << "the candidate's own samples stay as they were";
+    fs::path candidate_output, default_output;
     for (const auto& call : bench.runner.calls()) {
-        if (call.build || !call.flags.empty()) continue;
-        EXPECT_EQ(call.spec.stdout_file.parent_path(), built.workdir / "paired-default")
-            << "the default's outputs go beside the candidate's, never into the shared default's folder";
+        if (call.build) continue;
+        (call.flags.empty() ? default_output : candidate_output) = call.spec.stdout_file;
     }
+    EXPECT_EQ(candidate_output.parent_path(), built.workdir);
+    EXPECT_NE(default_output.parent_path(), baseline.paired_default->workdir)
+        << "never into the default's own folder, which every lane shares";
+    EXPECT_EQ(default_output.parent_path().parent_path(), built.workdir.parent_path());
+    EXPECT_EQ(default_output.string().size(), candidate_output.string().size())
+        << "equally long paths: the two runs' argv and stacks are alike";
+    EXPECT_FALSE(fs::exists(default_output.parent_path())) << "removed once measured";
 }
 
 TEST_F(Evaluate, APairedDefaultRunsWhereItsCandidateRuns) {

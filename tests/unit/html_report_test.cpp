@@ -1,4 +1,5 @@
 #include "report/html_report.hpp"
+#include "report/html_chart_data.hpp"
 
 #include <gtest/gtest.h>
 
@@ -86,6 +87,17 @@ TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
     EXPECT_NE(page.find("<tr><th>artifacts kept</th><td>4.0 KiB</td></tr>"), std::string::npos);
     EXPECT_NE(page.find("<td class=\"num\">1.25× [1.20×, 1.30×]</td>"), std::string::npos) << "confirmation";
     EXPECT_NE(page.find("<tr><th>compiler</th><td>gcc 12.2.0</td></tr>"), std::string::npos) << "fingerprint";
+}
+
+TEST(HtmlChartData, SearchSpeedupsAreThePairedOnes) {
+    StudySummary s = testing::sample_summary();
+    s.evaluations[1].paired = {{1.5, 1.5, 1.4, 1.6, 1.5}, {1, 1, 1, 1, 1}};  // -funroll-loops=on: 0.8x alone, 1.5x paired
+    nlohmann::json data = chart_data(s);
+    EXPECT_EQ(data["routes"][0]["route"], "-funroll-loops=on");
+    EXPECT_DOUBLE_EQ(data["routes"][0]["speedup"].get<double>(), 1.5);
+    EXPECT_DOUBLE_EQ(data["routes"][0]["low"].get<double>(), 1.4);
+    EXPECT_DOUBLE_EQ(data["routes"][0]["high"].get<double>(), 1.6);
+    EXPECT_DOUBLE_EQ(data["progress"][1][1].get<double>(), 1.5) << "the best-so-far curve follows it";
 }
 
 TEST(HtmlReport, SeveralStudiesAreComparedFirst) {

@@ -6,6 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "study/artifact_keeper.hpp"
+#include "util/files.hpp"
+
 namespace routetune {
 namespace {
 
@@ -47,6 +52,26 @@ TEST(ConfirmationCandidates, PairedSpeedupsNotDriftedMediansPickTheFinalists) {
     std::vector<Evaluation> picked = confirmation_candidates({base, drifted, real}, base, 0.02, 3);
     ASSERT_EQ(picked.size(), 1u);
     EXPECT_EQ(picked[0].route.to_string(), "-a=2");
+}
+
+// The artifact keeper keeps the folders of the routes the confirmation will pick: ranked by the
+// same paired speedups, not by drifted medians.
+TEST(ArtifactKeeper, KeepsTheFoldersOfThePairedFinalists) {
+    namespace fs = std::filesystem;
+    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-keeper-");
+    StudyPaths paths = make_study_paths(dir, "keep", dir / "keep.sqlite");
+    ArtifactKeeper keeper(paths, false, 1);
+    Evaluation base = timed("", 1.0);
+    Evaluation drifted = timed("-a=1", 0.5);
+    drifted.paired = {{0.5, 0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5, 0.5}};
+    Evaluation real = timed("-a=2", 0.9);
+    real.paired = {{1.3, 1.3, 1.3, 1.3, 1.3}, {1, 1, 1, 1, 1}};
+    for (const auto* e : {&drifted, &real}) fs::create_directories(paths.workdir(e->route.hash()));
+    keeper.after_evaluation(drifted, {base}, base);
+    keeper.after_evaluation(real, {base, drifted}, base);
+    EXPECT_TRUE(fs::exists(paths.workdir(real.route.hash()))) << "1.3x paired: the one finalist";
+    EXPECT_FALSE(fs::exists(paths.workdir(drifted.route.hash()))) << "1.0x paired, however fast its own median";
+    remove_tree_quietly(dir);
 }
 
 TEST(ConfirmationCandidates, NoneWhenTheDefaultFailed) {

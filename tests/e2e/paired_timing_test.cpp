@@ -17,33 +17,8 @@ namespace {
 using nlohmann::json;
 
 std::string drifting_spec(bool paired) {
-    return std::string(R"(name = "drifting"
-[compiler]
-adapter = "gcc"
-path = "../../fakes/fake_timed_cc"
-base = ["-O2"]
-[build]
-command = ["{compiler}", "{flags}", "tiny.c", "-o", "{artifact}"]
-timeout_s = 30
-[run]
-command = ["{artifact}", "{metrics}", "{input}"]
-timeout_s = 10
-relative_timeout = 0
-[timing]
-source = "reported"
-warmup = 1
-repeats = 5
-confirm_rounds = 3
-)") + (paired ? "" : "paired = false\n") + R"([accuracy]
-format = "text"
-threshold = 1e-6
-[[case]]
-name = "unit"
-input = "fake_input_1.txt"
-[search]
-routes = "-ftree-slsr=[on|off] -fgcse-las=[on|off] -fsplit-paths=[on|off]"
-mode = "fast"
-)";
+    return fake_timed_spec("drifting", paired ? "" : "paired = false\n",
+                           "-ftree-slsr=[on|off] -fgcse-las=[on|off] -fsplit-paths=[on|off]", "fast");
 }
 
 struct Tuned {

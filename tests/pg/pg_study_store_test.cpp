@@ -146,13 +146,7 @@ TEST(PgStudyStore, AVersionOneDatabaseIsUpgradedAndItsRowsReadAsUnpaired) {
     EXPECT_THROW(StudyStore::open_read_only(StoreLocation(url, "s")), UsageError) << "read-only needs the current schema";
     std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
     EXPECT_EQ(store->opened_schema_version(), 1);
-    old_row.paired = {};
-    Evaluation new_row = sample_evaluation("-O=3");
-    store->record(new_row);
-    auto all = store->evaluations();
-    ASSERT_EQ(all.size(), 2u);
-    expect_same(old_row, all[0]);
-    expect_same(new_row, all[1]);
+    expect_old_row_unpaired_and_new_row_paired(*store, old_row);
 }
 
 TEST(PgStudyStore, ADatabaseOfAnotherApplicationIsRefused) {

@@ -106,4 +106,16 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
     }
 }
 
+/// After an upgrade of a store holding old_row (recorded before the paired columns existed):
+/// it reads back unpaired, and a paired row recorded now reads back whole.
+inline void expect_old_row_unpaired_and_new_row_paired(StudyStore& store, Evaluation old_row) {
+    old_row.paired = {};
+    Evaluation new_row = sample_evaluation("-O=3");
+    store.record(new_row);
+    auto all = store.evaluations();
+    ASSERT_EQ(all.size(), 2u);
+    expect_same(old_row, all[0]);
+    expect_same(new_row, all[1]);
+}
+
 }  // namespace routetune::testing

@@ -300,12 +300,7 @@ TEST_F(StudyStoreTest, AVersionThreeStoreReadsAsUnpairedAndIsUpgradedForWriting)
     }
     std::unique_ptr<StudyStore> store = StudyStore::open(path_);
     EXPECT_EQ(store->opened_schema_version(), 3);
-    Evaluation new_row = sample_evaluation("-O=3");
-    store->record(new_row);
-    auto all = store->evaluations();
-    ASSERT_EQ(all.size(), 2u);
-    expect_same(old_row, all[0]);
-    expect_same(new_row, all[1]);
+    expect_old_row_unpaired_and_new_row_paired(*store, old_row);
     EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), 4);
 }
 

@@ -32,10 +32,8 @@ ProgressCounters progress_counters(const StudySummary& summary) {
     ProgressCounters c;
     c.total = summary.candidates_total;
     c.elapsed_s = summary.wall_s;
-    double default_s = 0;
-    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
-        default_s = summary.default_evaluation->timing.median_s;
-    }
+    const Evaluation* default_evaluation =
+        summary.default_evaluation && summary.default_evaluation->status == Status::Ok ? &*summary.default_evaluation : nullptr;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
         ++c.done;
@@ -44,10 +42,9 @@ ProgressCounters progress_counters(const StudySummary& summary) {
             continue;
         }
         ++c.eligible;
-        if (!e.route.empty() && default_s > 0 && e.timing.median_s > 0) {
-            double speedup = default_s / e.timing.median_s;
-            if (!c.best_speedup || speedup > *c.best_speedup) c.best_speedup = speedup;
-        }
+        std::optional<SpeedupEstimate> speedup =
+            default_evaluation && !e.route.empty() ? speedup_against_default(e, *default_evaluation) : std::nullopt;
+        if (speedup && (!c.best_speedup || speedup->speedup > *c.best_speedup)) c.best_speedup = speedup->speedup;
     }
     return c;
 }

@@ -21,17 +21,23 @@ void ArtifactKeeper::after_evaluation(const Evaluation& e, const std::vector<Eva
         drop(e.route);
         return;
     }
-    std::vector<const Evaluation*> eligible{&e};
+    // Ranked by the search-phase speedup (what the confirmation picks by) when the default is
+    // timed, else by median; a contender must beat the default's time.
+    bool timed = default_evaluation && default_evaluation->timing.median_s > 0;
+    auto gain = [&](const Evaluation& candidate) {
+        std::optional<SpeedupEstimate> speedup = timed ? speedup_against_default(candidate, *default_evaluation) : std::nullopt;
+        if (speedup) return speedup->speedup;
+        return candidate.timing.median_s > 0 ? 1 / candidate.timing.median_s : 0.0;
+    };
+    std::vector<std::pair<double, const Evaluation*>> eligible{{gain(e), &e}};
     for (const auto& other : earlier) {
-        if (other.status == Status::Ok && !other.route.empty() && other.same_as.empty()) eligible.push_back(&other);
+        if (other.status == Status::Ok && !other.route.empty() && other.same_as.empty())
+            eligible.emplace_back(gain(other), &other);
     }
-    std::stable_sort(eligible.begin(), eligible.end(), [](const Evaluation* a, const Evaluation* b) {
-        return a->timing.median_s < b->timing.median_s;
-    });
-    double bar = default_evaluation ? default_evaluation->timing.median_s : 0;
+    std::stable_sort(eligible.begin(), eligible.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t i = 0; i < eligible.size(); ++i) {
-        bool contender = i < static_cast<std::size_t>(top_) && (bar <= 0 || eligible[i]->timing.median_s < bar);
-        if (!contender) drop(eligible[i]->route);
+        bool contender = i < static_cast<std::size_t>(top_) && (!timed || eligible[i].first > 1);
+        if (!contender) drop(eligible[i].second->route);
     }
 }
 

@@ -72,7 +72,7 @@ Json progress(const StudySummary& summary) {
         if (e.status == Status::Pending) continue;
         ++build;
         auto speedup = e.route.empty() || !e.same_as.empty() ? std::nullopt : search_speedup(summary, e);
-        if (speedup && (best == nullptr || speedup->value > best_speedup)) {
+        if (speedup && speedup->value > best_speedup) {  // the default (1) is the best until a route beats it
             best = &e;
             best_speedup = speedup->value;
         }

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/report_row.hpp"
+
 namespace routetune {
 
 std::string format_duration(double seconds) {
@@ -32,8 +34,7 @@ ProgressCounters progress_counters(const StudySummary& summary) {
     ProgressCounters c;
     c.total = summary.candidates_total;
     c.elapsed_s = summary.wall_s;
-    const Evaluation* default_evaluation =
-        summary.default_evaluation && summary.default_evaluation->status == Status::Ok ? &*summary.default_evaluation : nullptr;
+    bool default_ok = summary.default_evaluation && summary.default_evaluation->status == Status::Ok;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
         ++c.done;
@@ -42,9 +43,8 @@ ProgressCounters progress_counters(const StudySummary& summary) {
             continue;
         }
         ++c.eligible;
-        std::optional<SpeedupEstimate> speedup =
-            default_evaluation && !e.route.empty() ? speedup_against_default(e, *default_evaluation) : std::nullopt;
-        if (speedup && (!c.best_speedup || speedup->speedup > *c.best_speedup)) c.best_speedup = speedup->speedup;
+        std::optional<SpeedupFigure> speedup = default_ok && !e.route.empty() ? speedup_vs_default(e, summary) : std::nullopt;
+        if (speedup && (!c.best_speedup || speedup->value > *c.best_speedup)) c.best_speedup = speedup->value;
     }
     return c;
 }

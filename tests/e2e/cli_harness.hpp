@@ -130,9 +130,10 @@ private:
 
 /// A one-case spec over tests/fakes/fake_timed_cc, laid out as scratch_specs() copies it:
 /// reported timing (1 warm-up, 5 repeats, 3 confirmation rounds) and timing_keys (lines of
-/// more [timing] keys), the case "unit", and [search] routes in mode.
+/// more [timing] keys), run_keys (lines of more [run] keys), the case "unit", and [search]
+/// routes in mode.
 inline std::string fake_timed_spec(const std::string& name, const std::string& timing_keys, const std::string& routes,
-                                   const std::string& mode) {
+                                   const std::string& mode, const std::string& run_keys = "") {
     return "name = \"" + name + R"("
 [compiler]
 adapter = "gcc"
@@ -144,7 +145,7 @@ timeout_s = 30
 [run]
 command = ["{artifact}", "{metrics}", "{input}"]
 timeout_s = 10
-[timing]
+)" + run_keys + R"([timing]
 source = "reported"
 warmup = 1
 repeats = 5

@@ -18,7 +18,8 @@ using nlohmann::json;
 
 std::string drifting_spec(bool paired) {
     return fake_timed_spec("drifting", paired ? "" : "paired = false\n",
-                           "-ftree-slsr=[on|off] -fgcse-las=[on|off] -fsplit-paths=[on|off]", "fast");
+                           "-ftree-slsr=[on|off] -fgcse-las=[on|off] -fsplit-paths=[on|off]", "fast",
+                           "relative_timeout = 0\n");
 }
 
 struct Tuned {

@@ -205,12 +205,15 @@ StudySummary paired_sample() {
     return s;
 }
 
+// The confirmed -O=3 leads; after it the paired figures order the rest: -funroll-loops=on
+// (1.10x paired, though its median is slower than the default's) before the default.
 TEST(ReportRows, PairedSpeedupsOrderTheRowsAndFillVsDefault) {
     auto rows = report_rows(paired_sample());
-    EXPECT_EQ(rows[0].route, "-funroll-loops=on");
-    EXPECT_DOUBLE_EQ(*rows[0].vs_default, 1.1);
-    EXPECT_TRUE(rows[0].paired);
-    EXPECT_EQ(rows[1].route, "-O=3");
+    EXPECT_EQ(rows[0].route, "-O=3") << "confirmed first";
+    EXPECT_DOUBLE_EQ(*rows[0].vs_default, 1.05);
+    EXPECT_EQ(rows[1].route, "-funroll-loops=on");
+    EXPECT_DOUBLE_EQ(*rows[1].vs_default, 1.1);
+    EXPECT_TRUE(rows[1].paired);
     EXPECT_EQ(rows[2].route, "(default)");
     EXPECT_DOUBLE_EQ(*rows[2].vs_default, 1.0);
     EXPECT_NEAR(rows[2].vs_default_ci->first, 1 / 1.02, 1e-12) << "the default's A/A interval";
@@ -220,7 +223,7 @@ TEST(ReportRows, PairedSpeedupsOrderTheRowsAndFillVsDefault) {
                         "the default against itself (A/A): [0.98, 1.02]\n"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("1  -funroll-loops=on  ok               25.000  1.10× [1.10, 1.10]"), std::string::npos) << text;
+    EXPECT_NE(text.find("2  -funroll-loops=on  ok               25.000  1.10× [1.10, 1.10]"), std::string::npos) << text;
 }
 
 TEST(NoiseCaution, SaysTheMeasuredSpreadOnceAndNeverSuggestsTheSourceInUse) {

@@ -22,7 +22,7 @@ struct ReportRow {
     std::string phase;
     Status status = Status::Pending;
     std::optional<double> time_s;       ///< median, when timed
-    std::optional<double> vs_default;   ///< speedup_against_default, when both are timed
+    std::optional<double> vs_default;   ///< speedup_vs_default, when both are timed
     std::optional<std::pair<double, double>> vs_default_ci;  ///< its 95% interval, when it has one
     bool paired = false;                ///< vs_default comes from rounds paired with the default's
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)

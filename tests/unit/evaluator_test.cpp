@@ -182,6 +182,24 @@ TEST_F(Evaluate, PairedRoundsAlternateWhoRunsFirstAndEveryCaseSitsNextToTheDefau
     EXPECT_FALSE(fs::exists(default_output.parent_path())) << "removed once measured";
 }
 
+// A component-failure case is never part of a time: the candidate runs it once, in the first
+// round, and the paired default never runs it (a partner's failing run would end the pairing).
+TEST_F(Evaluate, AComponentFailureCaseIsRunOnceAndNeverPaired) {
+    two_cases();
+    bench.spec.cases[1].case_class = "component-failure";
+    bench.spec.timing.warmup = 1;
+    bench.spec.timing.repeats = 3;
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.paired_default = evaluator->build(Route{}, "default");
+    Evaluation e = evaluator->measure(evaluator->build(Route::parse("-a=1"), "fast"), baseline);
+    ASSERT_EQ(e.status, Status::Ok) << e.message;
+    std::vector<std::string> expected{"C:x", "D:x", "C:y", "D:x", "C:x", "C:x", "D:x", "D:x", "C:x"};
+    EXPECT_EQ(run_order(bench.runner, "-a=1"), expected);
+    EXPECT_EQ(e.paired.default_s.size(), 3u) << "still paired, round by round";
+    EXPECT_EQ(e.timing.samples_s.size(), 3u);
+}
+
 TEST_F(Evaluate, APairedDefaultRunsWhereItsCandidateRuns) {
     evaluator = bench.evaluator();
     RunBaseline baseline = bench.baseline();

@@ -1,6 +1,7 @@
 // The search phase's one speedup figure (routetune/evaluation.hpp): paired rounds give the
 // median of default/candidate ratios with the order-statistic interval of that median; the
-// default against itself is 1 with its A/A interval; unpaired evaluations keep the default's
+// default against itself (and a candidate answered by its artifact) is 1 with its A/A interval;
+// unpaired evaluations keep the default's
 // median over their own. Expectations are computed by hand from the rule.
 #include <gtest/gtest.h>
 
@@ -102,6 +103,21 @@ TEST(SpeedupAgainstDefault, TheDefaultIsOneWithItsAaInterval) {
     EXPECT_FALSE(unpaired->paired);
     EXPECT_DOUBLE_EQ(unpaired->speedup, 1.0);
     EXPECT_DOUBLE_EQ(unpaired->ci_low, 0.1 / 0.105);
+}
+
+// A candidate answered by the default's artifact (same_as "(default)") carries the default's
+// figures and A/A rounds: it is the default, 1 exactly, never the A/A median as a gain.
+TEST(SpeedupAgainstDefault, AnAnswerByTheDefaultsArtifactIsOne) {
+    Evaluation d = timed("", 0.100, 0.095, 0.105);
+    d.paired = {{1, 1, 1, 1, 1, 1, 1}, {0.8, 0.8, 0.8, 0.8, 1, 1.25, 1}};  // A/A median 1.25
+    Evaluation twin = d;
+    twin.route = Route::parse("-a=on");
+    twin.same_as = "(default)";
+    auto s = speedup_against_default(twin, d);
+    ASSERT_TRUE(s.has_value());
+    EXPECT_DOUBLE_EQ(s->speedup, 1.0);
+    EXPECT_DOUBLE_EQ(s->ci_low, 0.8);
+    EXPECT_DOUBLE_EQ(s->ci_high, 1.25);
 }
 
 }  // namespace

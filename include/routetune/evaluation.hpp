@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,17 @@ struct TimingSummary {
 
 /// The samples with their median and the distribution-free 95% interval of the median.
 TimingSummary summarize(const std::vector<double>& samples);
+
+/// A candidate's rounds run next to the default's: round k ran the default and the candidate
+/// back to back, each case of one right after the same case of the other (the default first
+/// in even rounds, the candidate first in odd ones), so a load that drifts lands on both.
+struct PairedTiming {
+    std::vector<double> default_s;    ///< per round: the default's time, summed over the cases
+    std::vector<double> candidate_s;  ///< per round: this evaluation's time, summed over the cases
+
+    /// True when it holds at least one pair (equal, non-zero lengths).
+    bool has_pairs() const { return !default_s.empty() && default_s.size() == candidate_s.size(); }
+};
 
 /// One case of one evaluation.
 struct CaseResult {
@@ -47,6 +59,8 @@ struct Evaluation {
     std::string artifact_path;        ///< kept artifact, or "" when deleted
     std::vector<CaseResult> cases;
     TimingSummary timing;             ///< per repeat: the sum over cases
+    PairedTiming paired;              ///< the rounds paired with the default's; empty: measured
+                                      ///< unpaired ([timing] paired = false, a store before SQLite schema 5 / PostgreSQL 3)
     std::string started_at;           ///< ISO 8601 UTC
     std::string finished_at;
     std::string worker;               ///< scale-out: the worker that evaluated it ("" when local)
@@ -56,5 +70,27 @@ struct Evaluation {
     /// evaluation's; "" when it was measured itself.
     std::string same_as;
 };
+
+/// A speedup against the default with its 95% interval.
+struct SpeedupEstimate {
+    double speedup = 1;    ///< how many times faster than the default
+    double ci_low = 1;     ///< 95% interval of the speedup; NaN when the timing had none
+    double ci_high = 1;
+    bool paired = false;   ///< from paired rounds (calibrated under drifting load); false: two
+                           ///< separately measured medians (uncalibrated)
+};
+
+/// The speedup of paired rounds: the median of the ratios default_s[k] / candidate_s[k], with
+/// the distribution-free 95% interval of that median (order statistics of the ratios); nullopt
+/// without a pair of positive times.
+std::optional<SpeedupEstimate> paired_speedup(const PairedTiming& paired);
+
+/// The search phase's speedup of e against the default's evaluation, the one figure that
+/// reports and strategies use: e's paired rounds when it has them; the default itself (and an
+/// evaluation answered by the default's artifact, same_as "(default)") is 1 with its A/A interval
+/// (its rounds paired with itself) when it has one; otherwise (unpaired)
+/// the default's median over e's median, the interval over the ends of e's own interval.
+/// nullopt when either has no timing.
+std::optional<SpeedupEstimate> speedup_against_default(const Evaluation& e, const Evaluation& default_evaluation);
 
 }  // namespace routetune

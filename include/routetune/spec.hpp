@@ -61,6 +61,9 @@ struct TimingSpec {
     bool confirm_rebuild = false;         ///< the confirmation builds the default and finalists afresh
     int confirm_builds = 1;               ///< with confirm_rebuild: fresh builds per route (the adapter's
                                           ///< default: 3 where builds vary, else 1)
+    bool paired = true;                   ///< each candidate's rounds alternate with the default's runs
+                                          ///< (calibrated intervals, about twice the runs); false: timed
+                                          ///< alone, figures labelled uncalibrated
 };
 
 /// [accuracy.<class>]: one case class's own rule; an unset field keeps [accuracy]'s value.

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "routetune/evaluation.hpp"
 #include "routetune/expression.hpp"
 #include "routetune/route.hpp"
 #include "routetune/status.hpp"
@@ -22,11 +23,19 @@ namespace routetune {
 struct Observation {
     Route route;
     Status status = Status::Pending;
-    double median_s = 0;    ///< meaningful when status is Ok
-    double ci_low_s = 0;
+    double median_s = 0;    ///< meaningful when status is Ok; when paired, the default's median
+                            ///< over the paired speedup (a drift-free time: ranking by it ranks by
+                            ///< the paired speedup), else the evaluation's own median
+    double ci_low_s = 0;    ///< 95% interval of median_s (when paired: from the speedup's interval)
     double ci_high_s = 0;
     std::string same_as;    ///< as Evaluation::same_as: the figures are that route's, not a measurement of its own
+    bool paired = false;    ///< the figures come from rounds paired with the default's
 };
+
+/// What a strategy may know of e: its figures from speedup_against_default against
+/// default_evaluation when e has paired rounds, else (old stores, [timing] paired = false, no
+/// default) its own median and interval; and whose measurement they are (same_as).
+Observation observe(const Evaluation& e, const Evaluation* default_evaluation);
 
 /// The route whose measurement obs's figures are, as reports print it ("(default)" for the
 /// default route): obs.same_as, or obs's own route. Two observations with the same answer
@@ -43,10 +52,13 @@ struct SearchHistory {
     /// The default route's observation (the empty route), or nullptr.
     const Observation* default_observation() const;
     /// True when obs and reference are Ok and obs's CI upper end is below reference's CI
-    /// lower end divided by (1 + min_gain).
+    /// lower end divided by (1 + min_gain); against the default's observation (the empty
+    /// route), beats_default.
     bool beats(const Observation& obs, const Observation& reference) const;
-    /// True when obs is Ok and its CI's upper end is below the default's CI lower end
-    /// divided by (1 + min_gain).
+    /// True when obs and the default are Ok and obs is confidently min_gain faster: paired,
+    /// the lower end of its speedup interval is above 1 + min_gain (obs's CI upper end below
+    /// the default's median / (1 + min_gain)); unpaired, obs's CI upper end is below the
+    /// default's CI lower end / (1 + min_gain).
     bool beats_default(const Observation& obs) const;
 };
 

@@ -3,6 +3,7 @@
 // reach the target fraction of the study's best speedup and its curve. The study's
 // expression is re-parsed against the compiler's catalog (from --spec, else the spec path
 // the study recorded); when that is impossible the expression is rebuilt from the record.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -72,10 +73,14 @@ int run(const SimulateOptions& options) {
     std::unique_ptr<StudyStore> store = StudyStore::open_read_only(
         StoreLocation(options.cache.empty() ? options.store.store : options.cache, options.store.study));
     StudyHeader header = store->read_header().value_or(StudyHeader{});
+    std::vector<Evaluation> evaluations = store->evaluations(CaseRows::Skip);
+    auto default_evaluation = std::find_if(evaluations.begin(), evaluations.end(), [](const Evaluation& e) {
+        return e.route.empty() && e.status != Status::Pending;
+    });
     std::vector<Observation> record;
-    for (const Evaluation& evaluation : store->evaluations(CaseRows::Skip)) {
+    for (const Evaluation& evaluation : evaluations) {
         if (evaluation.status == Status::Pending) continue;
-        record.push_back(observe(evaluation));
+        record.push_back(observe(evaluation, default_evaluation == evaluations.end() ? nullptr : &*default_evaluation));
     }
     Expression expression = study_expression(options, header, record);
     SimulationOptions simulation;

@@ -12,6 +12,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/tune_dry_run.hpp"
+#include "report/noise_caution.hpp"
 #include "report/left_out_note.hpp"
 #include "govern/artifact_evidence.hpp"
 #include "govern/audit_log.hpp"
@@ -137,15 +138,9 @@ void print_warm_cautions(const StudySummary& summary, const Spec& spec) {
 // What the final table cannot say by itself: a default too noisy to decide against, a warm
 // process that drifted, a study that stopped at its time limit, and the wall time against it.
 void print_cautions(const StudySummary& summary, const Spec& spec) {
-    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
-        const TimingSummary& t = summary.default_evaluation->timing;
-        double width = t.median_s > 0 ? (t.ci_high_s - t.ci_low_s) / t.median_s : 0;
-        if (width > spec.timing.min_gain) {
-            std::cerr << "routetune: warning: the default's own 95% interval is " << format_percent(width)
-                      << " of its median, wider than min_gain " << format_percent(spec.timing.min_gain)
-                      << ": too noisy to tell a gain that small; raise [timing] repeats, quiet the machine, "
-                         "or use reported timing\n";
-        }
+    if (summary.default_evaluation) {
+        if (auto caution = noise_caution(*summary.default_evaluation, spec.timing))
+            std::cerr << "routetune: warning: " << *caution << "\n";
     }
     print_warm_cautions(summary, spec);
     double limit = spec.search.time_limit_s;

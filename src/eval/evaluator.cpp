@@ -31,6 +31,7 @@
 #include "eval/accuracy.hpp"
 #include "eval/build_message.hpp"
 #include "eval/case_judgement.hpp"
+#include "eval/measured_rounds.hpp"
 #include "eval/run_identity.hpp"
 #include "spec/placeholders.hpp"
 #include "eval/default_checker.hpp"
@@ -113,6 +114,16 @@ std::string full_disk_note(const fs::path& folder) {
     return "; the file system of '" + folder.string() + "' is full (" + std::to_string(free) + " bytes free)";
 }
 
+// Where the paired default's runs leave {output} and {metrics}: a sibling of the candidate's
+// folder whose name has the same length ('p' and the route hash's last 15 digits: never a
+// route's folder), so both runs' argv have the same length. A longer path (a subfolder) was
+// measured to make the default's runs use 0.7% more CPU time than the candidate's: argv and
+// the environment sit on the new process's stack, and their size moves its alignment.
+fs::path partner_outputs(const fs::path& workdir) {
+    std::string name = workdir.filename().string();
+    return workdir.parent_path() / ("p" + name.substr(std::min<std::size_t>(1, name.size())));
+}
+
 bool larger_than(const fs::path& file, std::uint64_t limit) {
     std::error_code ec;
     return limit > 0 && fs::is_regular_file(file, ec) && fs::file_size(file, ec) > limit;
@@ -127,17 +138,6 @@ CaseVerdict judge_first_run(const Spec& spec, const CaseSpec& test_case, const C
     CaseVerdict verdict = judge_case_run(test_case, run, bytes, accuracy_rule_for(spec.accuracy, test_case.case_class));
     if (record && run.status == Status::Ok && compares_output(test_case)) record->outputs[test_case.name] = run.output;
     return verdict;
-}
-
-// The round's samples: the cases' samples added index by index (as long as the shortest).
-std::vector<double> add_cases(const std::vector<std::vector<double>>& per_case) {
-    std::size_t length = per_case.empty() ? 0 : per_case.front().size();
-    for (const auto& samples : per_case) length = std::min(length, samples.size());
-    std::vector<double> sums(length, 0.0);
-    for (const auto& samples : per_case) {
-        for (std::size_t j = 0; j < length; ++j) sums[j] += samples[j];
-    }
-    return sums;
 }
 
 }  // namespace
@@ -290,10 +290,16 @@ double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& base
 
 CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
                             CaseLauncher* via, const std::string& file_tag) const {
+    return run_case_in(built, test_case, baseline, built.workdir, built.evaluation.route.hash(), via, file_tag);
+}
+
+CaseRun Evaluator::run_case_in(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
+                               const fs::path& outputs, const std::string& label, CaseLauncher* via,
+                               const std::string& file_tag) const {
     CaseRun run;
     std::string stem = file_tag + case_file_stem(test_case.name);
-    fs::path output = built.workdir / ("output-" + stem);
-    fs::path metrics = built.workdir / ("metrics-" + stem + ".json");
+    fs::path output = outputs / ("output-" + stem);
+    fs::path metrics = outputs / ("metrics-" + stem + ".json");
     std::error_code ec;
     fs::remove(output, ec);
     fs::remove(metrics, ec);
@@ -312,13 +318,14 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     process.argv.insert(process.argv.end(), test_case.args.begin(), test_case.args.end());
     process.cwd = working_folder(spec_.run.cwd, spec_, values);
     process.env = merged_environment(spec_.run.env, built.environment, values);
+    for (const auto& [key, value] : built.placement) process.env[key] = value;
     process.timeout_s = run_timeout(test_case, baseline);
     process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
     process.output_cap = timing_source_traits(spec_.timing.source).stdout_cap;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;
     process.output_limit_bytes = spec_.run.max_output_mb << 20;
     process.file_size_limit_bytes = process.output_limit_bytes;
-    process.label = built.evaluation.route.hash();
+    process.label = label;
     LaunchResult launched = (via ? *via : warm_ ? static_cast<CaseLauncher&>(*warm_) : *fresh_).run(launch);
     const ProcessResult& result = launched.process;
     run.code_sha256 = launched.code_sha256;
@@ -374,70 +381,96 @@ CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_ca
     return run;
 }
 
+// What measure() keeps beside the rounds' times: the paired default's build and where its runs go.
+struct Evaluator::Rounds {
+    MeasuredRounds times;
+    std::optional<BuiltCandidate> partner;  // the default's build the runs alternate with
+    fs::path partner_outputs;               // where the partner's runs leave {output} and {metrics} (removed at the end)
+    std::string label;                      // the measured route's hash: its pending row names the partner's runs too
+    std::string pairing_note;               // why the pairing ended early
+};
+
+bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun& run, const RunBaseline& baseline,
+                         DefaultRecord* record, Rounds& rounds) const {
+    const CaseSpec& test_case = spec_.cases[i];
+    CaseResult& result = e.cases[i];
+    result.name = test_case.name;
+    result.exit_code = run.exit_code;
+    result.signal = run.signal;
+    result.stderr_tail = run.stderr_tail;
+    CaseVerdict verdict = round == 0 ? judge_first_run(spec_, test_case, run, baseline, record)
+                                     : CaseVerdict{run.status, result.loss, run.message};
+    if (round == 0) result.loss = verdict.loss;
+    result.status = verdict.status;
+    if (verdict.status != Status::Ok && verdict.status != Status::Inaccurate) {
+        e.status = verdict.status;
+        e.message = verdict.message;
+        e.finished_at = iso8601_utc_now();
+        return false;
+    }
+    if (verdict.status == Status::Inaccurate && e.message.empty())
+        e.message = "case '" + test_case.name + "': " + verdict.message;
+    rounds.times.add(i, run.time_s, run.samples, run.wall_s, is_timed(test_case));
+    return true;
+}
+
+void Evaluator::run_partner(Rounds& rounds, const CaseSpec& test_case, const RunBaseline& baseline) const {
+    if (!rounds.partner) return;
+    CaseRun run = run_case_in(*rounds.partner, test_case, baseline, rounds.partner_outputs, rounds.label, nullptr, "");
+    if (run.status == Status::Ok) {
+        rounds.times.add_partner(run.time_s);
+        return;
+    }
+    rounds.partner.reset();
+    rounds.pairing_note = "the default's run paired with this route's failed (" + run.message + "); timed unpaired";
+}
+
 Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& baseline,
                               DefaultRecord* record) const {
     Evaluation e = built.evaluation;
     if (e.status != Status::Pending) return e;
-    const std::size_t count = spec_.cases.size();
-    std::vector<std::vector<double>> case_samples(count);
-    std::vector<double> samples;
-    std::vector<double> first_round(count, 0);
-    std::vector<std::vector<double>> wall(count);
-    e.cases.resize(count);
-    int rounds = spec_.timing.warmup + spec_.timing.repeats;
-    for (int round = 0; round < rounds; ++round) {
-        double sum = 0;
-        std::vector<std::vector<double>> round_samples;
-        for (std::size_t i = 0; i < count; ++i) {
+    std::size_t cases = spec_.cases.size();
+    int warmup = spec_.timing.warmup;
+    Rounds rounds{MeasuredRounds(cases, warmup), baseline.paired_default, partner_outputs(built.workdir),
+                  built.evaluation.route.hash(), ""};
+    if (!rounds.partner && baseline.paired_self) rounds.partner = built;
+    std::error_code ec;
+    if (rounds.partner) {
+        rounds.partner->placement = built.placement;
+        fs::create_directories(rounds.partner_outputs, ec);
+    }
+    e.cases.resize(cases);
+    for (int round = 0; round < warmup + spec_.timing.repeats; ++round) {
+        bool partner_first = (round - warmup) % 2 == 0;  // D C, C D, D C, ... from the first measured round
+        rounds.times.begin(round);
+        for (std::size_t i = 0; i < cases; ++i) {
             const CaseSpec& test_case = spec_.cases[i];
             if (round > 0 && !is_timed(test_case)) continue;
-            CaseResult& result = e.cases[i];
-            result.name = test_case.name;
-            CaseRun run = run_case(built, test_case, baseline);
-            result.exit_code = run.exit_code;
-            result.signal = run.signal;
-            result.stderr_tail = run.stderr_tail;
-            CaseVerdict verdict = round == 0 ? judge_first_run(spec_, test_case, run, baseline, record)
-                                             : CaseVerdict{run.status, result.loss, run.message};
-            if (round == 0) result.loss = verdict.loss;
-            result.status = verdict.status;
-            if (verdict.status != Status::Ok && verdict.status != Status::Inaccurate) {
-                e.status = verdict.status;
-                e.message = verdict.message;
-                e.finished_at = iso8601_utc_now();
+            bool paired_case = is_timed(test_case);  // a component-failure case is never part of a time
+            if (partner_first && paired_case) run_partner(rounds, test_case, baseline);
+            if (!take_run(e, i, round, run_case(built, test_case, baseline), baseline, record, rounds)) {
+                remove_tree_quietly(rounds.partner_outputs);
                 return e;
             }
-            if (verdict.status == Status::Inaccurate && e.message.empty())
-                e.message = "case '" + test_case.name + "': " + verdict.message;
-            wall[i].push_back(run.wall_s);
-            if (!is_timed(test_case)) continue;
-            if (round == 0) first_round[i] = run.time_s;
-            if (round >= spec_.timing.warmup) {
-                case_samples[i].insert(case_samples[i].end(), run.samples.begin(), run.samples.end());
-            }
-            round_samples.push_back(run.samples);
-            sum += run.time_s;
+            if (!partner_first && paired_case) run_partner(rounds, test_case, baseline);
         }
         if (round == 0 && !e.message.empty()) {
             // Every case was checked; the route is out. Its one round is kept as a time so a
             // report can show what the inaccuracy would have bought.
-            for (std::size_t i = 0; i < count; ++i)
-                if (is_timed(spec_.cases[i])) e.cases[i].timing = summarize({first_round[i]});
-            e.timing = summarize({sum});
+            for (std::size_t i = 0; i < cases; ++i)
+                if (is_timed(spec_.cases[i])) e.cases[i].timing = summarize({rounds.times.first_time(i)});
+            e.timing = summarize({rounds.times.round_time()});
+            remove_tree_quietly(rounds.partner_outputs);
             e.status = Status::Inaccurate;
             e.finished_at = iso8601_utc_now();
             return e;
         }
-        if (round >= spec_.timing.warmup) {
-            std::vector<double> added = add_cases(round_samples);
-            samples.insert(samples.end(), added.begin(), added.end());
-        }
+        rounds.times.end(rounds.partner.has_value());
     }
-    for (std::size_t i = 0; i < count; ++i) {
-        if (is_timed(spec_.cases[i])) e.cases[i].timing = summarize(case_samples[i]);
-        if (record) record->wall_s[spec_.cases[i].name] = median(wall[i]);
-    }
-    e.timing = summarize(samples);
+    for (std::size_t i = 0; i < cases && record; ++i) record->wall_s[spec_.cases[i].name] = rounds.times.median_wall(i);
+    rounds.times.finish(e, rounds.partner.has_value());  // a pairing cut short keeps none of its rounds
+    remove_tree_quietly(rounds.partner_outputs);
+    if (!rounds.pairing_note.empty()) e.message = rounds.pairing_note;
     e.status = Status::Ok;
     e.finished_at = iso8601_utc_now();
     if (warm_ && e.route.empty()) remember_default(built);

@@ -33,13 +33,20 @@ struct BuiltCandidate {
     std::filesystem::path workdir;                   ///< its scratch folder (holds the artifact)
     std::filesystem::path artifact;                  ///< the {artifact} path
     std::map<std::string, std::string> environment;  ///< the route's environment for the runs
+    std::map<std::string, std::string> placement;    ///< where its runs go (a measurement lane's
+                                                     ///< CUDA_VISIBLE_DEVICES): set over environment, for
+                                                     ///< its runs and the default's runs paired with them
 };
 
-/// What runs are checked and bounded against: the reference output of each case and the
-/// default route's time per case.
+/// What runs are checked, bounded and paired against: the reference output of each case, the
+/// default route's time per case, and the default's build that candidates' runs alternate with.
 struct RunBaseline {
     std::map<std::string, std::string> reference_outputs;  ///< case name -> output bytes
     std::map<std::string, double> default_case_s;          ///< case name -> default's median wall time (s)
+    std::optional<BuiltCandidate> paired_default;          ///< the default's build, run next to every round of
+                                                           ///< a measured candidate; nullopt: candidates timed alone
+    bool paired_self = false;                              ///< without paired_default: pair a measured build with
+                                                           ///< itself (the default's own A/A measurement)
 };
 
 /// What the default route's measurement leaves for the runs after it.
@@ -89,7 +96,12 @@ public:
 
     /// Runs every case (warm-ups, then repeats; a component-failure case once, untimed), judges
     /// each case's first run against baseline (eval/case_judgement.hpp; no accuracy check for a
-    /// case without a reference), and fills status, cases and timing. record, when given, receives each case's first output and wall times.
+    /// case without a reference), and fills status, cases and timing. record, when given,
+    /// receives each case's first output and wall times. With a partner in baseline
+    /// (paired_default, or the build itself under paired_self), each timed case's run sits next
+    /// to the partner's run of that case, the partner first in even rounds (after the warm-ups)
+    /// and second in odd ones, and the rounds' sums fill paired; a partner's run that fails ends
+    /// the pairing (the evaluation is then timed unpaired, its message says why).
     Evaluation measure(const BuiltCandidate& built, const RunBaseline& baseline,
                        DefaultRecord* record = nullptr) const;
 
@@ -117,6 +129,13 @@ public:
     void set_default_build_s(double seconds) { default_build_s_.store(seconds); }
 
 private:
+    struct Rounds;
+    CaseRun run_case_in(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
+                        const std::filesystem::path& outputs, const std::string& label, CaseLauncher* via,
+                        const std::string& file_tag) const;
+    bool take_run(Evaluation& e, std::size_t i, int round, const CaseRun& run, const RunBaseline& baseline,
+                  DefaultRecord* record, Rounds& rounds) const;
+    void run_partner(Rounds& rounds, const CaseSpec& test_case, const RunBaseline& baseline) const;
     double run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const;
     double build_timeout(std::string* reason) const;
 

@@ -1,10 +1,11 @@
-// Computes each chart's series from the summary. The progress curve follows finish order:
-// after every finished evaluation, the default's median over the fastest ok median so far
-// (1 until the default is timed), each point marked confirmed when that fastest route was
-// re-measured in the confirmation (or is the default). Routes answered by a byte-identical
-// twin (same_as) were not run, so the route and sample charts leave them out. A route's speedup interval divides the default's median by
-// the ends of the route's own 95% interval, so it shows how sure the route's timing is; the
-// confirmation's interval is the interleaved bootstrap's. Failures are counted per phase and
+// Computes each chart's series from the summary. Every search-phase speedup and interval is
+// report_row's speedup_vs_default (paired with the default's runs when measured so), the figure
+// the tables show. The progress curve follows finish order: after every finished evaluation, the
+// best speedup so far (1 until a route is timed against a timed default), each point marked
+// confirmed when that best route was re-measured in the confirmation (or no route beats the
+// default yet). Routes answered by a byte-identical twin (same_as) were not run, so the curve and
+// the route and sample charts leave them out; the confirmation's interval is the interleaved
+// bootstrap's. Failures are counted per phase and
 // status, ok included, so the chart shows what share of each phase failed.
 #include "report/html_chart_data.hpp"
 
@@ -48,49 +49,54 @@ Json interval(const std::string& route, double speedup, double low, double high)
             {"low", finite(low)}, {"high", finite(high)}};
 }
 
-double default_median(const StudySummary& summary) {
+// An ok evaluation with its search-phase speedup against the default.
+struct Ranked {
+    const Evaluation* evaluation;
+    SpeedupFigure speedup;
+};
+
+std::optional<SpeedupFigure> search_speedup(const StudySummary& summary, const Evaluation& e) {
     const auto& d = summary.default_evaluation;
-    return d && d->status == Status::Ok && has_timing(d->timing) ? d->timing.median_s : 0;
+    if (!d || d->status != Status::Ok || e.status != Status::Ok) return std::nullopt;
+    return speedup_vs_default(e, summary);
 }
 
 // [build, speedup, confirmed]: confirmed is false while the best so far is a route other than
 // the default that the confirmation did not re-measure.
-Json progress(const StudySummary& summary, double reference) {
+Json progress(const StudySummary& summary) {
     Json points = Json::array();
     const Evaluation* best = nullptr;
+    double best_speedup = 1.0;
     std::size_t build = 0;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
         ++build;
-        if (e.status == Status::Ok && has_timing(e.timing) && e.timing.median_s > 0 &&
-            (best == nullptr || e.timing.median_s < best->timing.median_s))
+        auto speedup = e.route.empty() || !e.same_as.empty() ? std::nullopt : search_speedup(summary, e);
+        if (speedup && speedup->value > best_speedup) {  // the default (1) is the best until a route beats it
             best = &e;
-        double speedup = reference > 0 && best ? reference / best->timing.median_s : 1.0;
-        bool at_default = best == nullptr || best->route.empty() || best->same_as == display_route(Route{});
-        points.push_back({build, speedup, at_default || confirmation_of(summary, best->route) != nullptr});
+            best_speedup = speedup->value;
+        }
+        points.push_back({build, best ? best_speedup : 1.0, best == nullptr || confirmation_of(summary, best->route) != nullptr});
     }
     return points;
 }
 
-// The measured ok evaluations (same_as ones were not run: their twin is among these), fastest first.
-std::vector<const Evaluation*> fastest_ok(const StudySummary& summary) {
-    std::vector<const Evaluation*> ok;
+// The measured ok evaluations with their speedups (same_as ones were not run: their twin is
+// among these), highest speedup first.
+std::vector<Ranked> fastest_ok(const StudySummary& summary) {
+    std::vector<Ranked> ok;
     for (const auto& e : summary.evaluations)
-        if (e.status == Status::Ok && e.same_as.empty() && has_timing(e.timing) && e.timing.median_s > 0) ok.push_back(&e);
-    std::stable_sort(ok.begin(), ok.end(), [](const Evaluation* a, const Evaluation* b) {
-        return a->timing.median_s < b->timing.median_s;
-    });
+        if (auto speedup = e.same_as.empty() ? search_speedup(summary, e) : std::nullopt) ok.push_back({&e, *speedup});
+    std::stable_sort(ok.begin(), ok.end(), [](const Ranked& a, const Ranked& b) { return a.speedup.value > b.speedup.value; });
     return ok;
 }
 
-Json routes(const std::vector<const Evaluation*>& ok, double reference, std::size_t limit) {
+Json routes(const std::vector<Ranked>& ok, std::size_t limit) {
     Json out = Json::array();
-    if (reference <= 0) return out;
     for (std::size_t i = 0; i < ok.size() && i < limit; ++i) {
-        const TimingSummary& t = ok[i]->timing;
-        double low = t.ci_high_s > 0 ? reference / t.ci_high_s : NAN;
-        double high = t.ci_low_s > 0 ? reference / t.ci_low_s : NAN;
-        out.push_back(interval(display_route(ok[i]->route), reference / t.median_s, low, high));
+        const SpeedupFigure& s = ok[i].speedup;
+        out.push_back(interval(display_route(ok[i].evaluation->route), s.value, s.ci95 ? s.ci95->first : NAN,
+                               s.ci95 ? s.ci95->second : NAN));
     }
     return out;
 }
@@ -101,12 +107,13 @@ Json sample_row(const Evaluation& e) {
     return {{"route", display_route(e.route)}, {"lines", wrap_route(display_route(e.route))}, {"ms", ms}};
 }
 
-Json samples(const StudySummary& summary, const std::vector<const Evaluation*>& ok, std::size_t limit) {
+Json samples(const StudySummary& summary, const std::vector<Ranked>& ok, std::size_t limit) {
     Json out = Json::array();
     if (summary.default_evaluation && !summary.default_evaluation->timing.samples_s.empty())
         out.push_back(sample_row(*summary.default_evaluation));
     std::size_t shown = 0;
-    for (const Evaluation* e : ok) {
+    for (const Ranked& ranked : ok) {
+        const Evaluation* e = ranked.evaluation;
         if (shown == limit) break;
         if (e->route.empty() || e->timing.samples_s.empty()) continue;
         out.push_back(sample_row(*e));
@@ -157,12 +164,11 @@ Json confirmation(const StudySummary& summary) {
 }  // namespace
 
 Json chart_data(const StudySummary& summary, const ChartLimits& limits) {
-    double reference = default_median(summary);
     auto ok = fastest_ok(summary);
     return {{"study", summary.study},
             {"search", summary.search},
-            {"progress", progress(summary, reference)},
-            {"routes", routes(ok, reference, limits.routes)},
+            {"progress", progress(summary)},
+            {"routes", routes(ok, limits.routes)},
             {"samples", samples(summary, ok, limits.samples)},
             {"failures", failures(summary)},
             {"effects", effects(summary, limits.effects)},

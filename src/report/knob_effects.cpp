@@ -6,8 +6,6 @@
 // the same model, so the report shows exactly what model-guided strategies believe.
 #include "report/knob_effects.hpp"
 
-#include "study/study_ledger.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -59,7 +57,7 @@ std::vector<KnobEffect> knob_effects(const StudySummary& summary, std::size_t li
     SearchHistory history;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
-        history.observations.push_back(observe(e));
+        history.observations.push_back(observe(e, &*summary.default_evaluation));
     }
     std::size_t ok = std::count_if(history.observations.begin(), history.observations.end(),
                                    [](const Observation& o) { return o.status == Status::Ok; });

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/report_row.hpp"
+
 namespace routetune {
 
 std::string format_duration(double seconds) {
@@ -32,10 +34,7 @@ ProgressCounters progress_counters(const StudySummary& summary) {
     ProgressCounters c;
     c.total = summary.candidates_total;
     c.elapsed_s = summary.wall_s;
-    double default_s = 0;
-    if (summary.default_evaluation && summary.default_evaluation->status == Status::Ok) {
-        default_s = summary.default_evaluation->timing.median_s;
-    }
+    bool default_ok = summary.default_evaluation && summary.default_evaluation->status == Status::Ok;
     for (const auto& e : summary.evaluations) {
         if (e.status == Status::Pending) continue;
         ++c.done;
@@ -44,10 +43,8 @@ ProgressCounters progress_counters(const StudySummary& summary) {
             continue;
         }
         ++c.eligible;
-        if (!e.route.empty() && default_s > 0 && e.timing.median_s > 0) {
-            double speedup = default_s / e.timing.median_s;
-            if (!c.best_speedup || speedup > *c.best_speedup) c.best_speedup = speedup;
-        }
+        std::optional<SpeedupFigure> speedup = default_ok && !e.route.empty() ? speedup_vs_default(e, summary) : std::nullopt;
+        if (speedup && (!c.best_speedup || speedup->value > *c.best_speedup)) c.best_speedup = speedup->value;
     }
     return c;
 }

@@ -1,9 +1,11 @@
 // Builds report rows: ok evaluations are sorted with the confirmed routes first (re-measured
-// interleaved with the default: the only figures the outcome rests on), then by median time
-// (stable, ties by route text); the others are bucketed by status in the fixed report order,
-// keeping finish order inside a bucket. The worst loss treats NaN as worse than any number,
-// since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE", never a
-// speedup.
+// interleaved with the default: the only figures the outcome rests on), then by their search-phase
+// speedup against the default (speedup_vs_default: from rounds paired with the default's when
+// measured so, where the default's median drifting cannot reorder them), then those without one
+// by median time (stable, ties by route text); the others are bucketed by status in the fixed
+// report order, keeping finish order inside a bucket. The worst loss treats NaN as worse than
+// any number, since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE",
+// never a speedup.
 #include "report/report_row.hpp"
 
 #include "report/case_classes.hpp"
@@ -69,6 +71,7 @@ ReportRow make_row(const Evaluation& evaluation, const StudySummary& summary, co
         if (auto speedup = speedup_vs_default(evaluation, summary)) {
             row.vs_default = speedup->value;
             row.vs_default_ci = speedup->ci95;
+            row.paired = speedup->paired;
         }
     }
     if (const Confirmation* c = confirmation_of(summary, evaluation.route); c && !row.reference) row.confirmation = *c;
@@ -77,13 +80,15 @@ ReportRow make_row(const Evaluation& evaluation, const StudySummary& summary, co
     return row;
 }
 
-// Confirmed rows first, highest confirmed speedup first; then by median.
+// Confirmed rows first, highest confirmed speedup first; then by search-phase speedup, highest
+// first; then by median.
 bool ok_row_before(const ReportRow& a, const ReportRow& b) {
     if (a.confirmation.has_value() != b.confirmation.has_value()) return a.confirmation.has_value();
     if (a.confirmation && a.confirmation->speedup != b.confirmation->speedup)
         return a.confirmation->speedup > b.confirmation->speedup;
-    double ta = a.time_s.value_or(INFINITY);
-    double tb = b.time_s.value_or(INFINITY);
+    if (a.vs_default.has_value() != b.vs_default.has_value()) return a.vs_default.has_value();
+    double ta = a.vs_default ? -*a.vs_default : a.time_s.value_or(INFINITY);
+    double tb = b.vs_default ? -*b.vs_default : b.time_s.value_or(INFINITY);
     if (ta != tb) return ta < tb;
     return a.route < b.route;
 }
@@ -105,12 +110,14 @@ std::string route_against(const Route& route, const Route& reference) {
 
 std::optional<SpeedupFigure> speedup_vs_default(const Evaluation& evaluation, const StudySummary& summary) {
     const auto& d = summary.default_evaluation;
-    const TimingSummary& t = evaluation.timing;
-    if (!d || !has_timing(d->timing) || !has_timing(t) || t.median_s <= 0) return std::nullopt;
-    double default_s = d->timing.median_s;
+    if (!d || !has_timing(d->timing) || !has_timing(evaluation.timing)) return std::nullopt;
+    std::optional<SpeedupEstimate> estimate = speedup_against_default(evaluation, *d);
+    if (!estimate) return std::nullopt;
     SpeedupFigure figure;
-    figure.value = default_s / t.median_s;
-    if (t.ci_low_s > 0 && t.ci_high_s >= t.ci_low_s) figure.ci95 = std::make_pair(default_s / t.ci_high_s, default_s / t.ci_low_s);
+    figure.value = estimate->speedup;
+    figure.paired = estimate->paired;
+    if (std::isfinite(estimate->ci_low) && std::isfinite(estimate->ci_high))
+        figure.ci95 = std::make_pair(estimate->ci_low, estimate->ci_high);
     return figure;
 }
 
@@ -234,6 +241,32 @@ std::string format_loss(double loss) {
     return buffer;
 }
 
+std::string search_figures_text(const StudySummary& summary) {
+    const auto& d = summary.default_evaluation;
+    if (!d || !has_timing(d->timing)) return "";
+    std::size_t paired = 0, timed = 0;
+    for (const auto& e : summary.evaluations) {
+        if (e.status != Status::Ok || e.route == d->route || !e.same_as.empty() || !has_timing(e.timing)) continue;
+        std::optional<SpeedupFigure> speedup = speedup_vs_default(e, summary);
+        timed += speedup.has_value();
+        paired += speedup && speedup->paired;
+    }
+    if (timed == 0) return "";
+    if (paired == 0)
+        return "unpaired: each route timed alone against the default's first timing; uncalibrated (drift in the "
+               "machine's load can look like a gain)";
+    std::string text = paired == timed ? "paired with the default's runs, round by round (calibrated under drifting load)"
+                                       : std::to_string(paired) + " of " + std::to_string(timed) +
+                                             " routes paired with the default's runs; the others are unpaired and uncalibrated";
+    std::optional<SpeedupFigure> aa = speedup_vs_default(*d, summary);
+    if (aa && aa->paired && aa->ci95) {
+        char spread[96];
+        std::snprintf(spread, sizeof spread, "; the default against itself (A/A): [%.2f, %.2f]", aa->ci95->first, aa->ci95->second);
+        text += spread;
+    }
+    return text;
+}
+
 std::vector<ReportField> report_header(const StudySummary& summary) {
     std::vector<ReportField> fields;
     fields.push_back({"study", summary.study});
@@ -251,6 +284,8 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
         }
     }
     fields.push_back({"default", def});
+    std::string figures = search_figures_text(summary);
+    if (!figures.empty()) fields.push_back({"speedups", figures});
     if (summary.default_evaluation && !summary.default_evaluation->route.empty())
         fields.push_back({"routes", "shown as their difference from the default route " +
                                         summary.default_evaluation->route.to_string()});

@@ -22,8 +22,9 @@ struct ReportRow {
     std::string phase;
     Status status = Status::Pending;
     std::optional<double> time_s;       ///< median, when timed
-    std::optional<double> vs_default;   ///< default median / this median, when both timed
-    std::optional<std::pair<double, double>> vs_default_ci;  ///< default median / the ends of this route's 95% interval
+    std::optional<double> vs_default;   ///< speedup_vs_default, when both are timed
+    std::optional<std::pair<double, double>> vs_default_ci;  ///< its 95% interval, when it has one
+    bool paired = false;                ///< vs_default comes from rounds paired with the default's
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
     std::string message;                ///< one line
     std::string same_as;                ///< the route whose artifact it is (Evaluation::same_as); "" when unique
@@ -31,11 +32,12 @@ struct ReportRow {
     std::optional<Confirmation> confirmation;  ///< its interleaved re-measurement, when it was confirmed
 };
 
-/// A speedup against the default: the default's median over the evaluation's, and the
-/// default's median over the ends of the evaluation's 95% interval.
+/// A speedup against the default as reports show it (speedup_against_default's estimate): the
+/// value and its 95% interval, when it has one.
 struct SpeedupFigure {
     double value = 1;
     std::optional<std::pair<double, double>> ci95;
+    bool paired = false;  ///< from rounds paired with the default's (calibrated); false: two medians
 };
 
 /// One labelled line of a report's header, as plain text.
@@ -51,25 +53,32 @@ const std::array<Status, 11>& report_status_order();
 /// True when the timing holds a measurement (samples, or a positive median).
 bool has_timing(const TimingSummary& timing);
 
-/// evaluation's speedup against summary's default (search phase); nullopt when either has no
-/// timing. Every report's per-evaluation speedup is this one.
+/// evaluation's speedup against summary's default (search phase): speedup_against_default (the
+/// paired rounds' figure when it has them); nullopt when either has no timing. Every report's
+/// per-evaluation speedup is this one.
 std::optional<SpeedupFigure> speedup_vs_default(const Evaluation& evaluation, const StudySummary& summary);
 
 /// The confirmation that re-measured route interleaved with the default, or nullptr.
 const Confirmation* confirmation_of(const StudySummary& summary, const Route& route);
 
 /// The summary's evaluations as rows: ok ones first, the confirmed routes by confirmed speedup
-/// (highest first), then the others by median ascending (ties by route); then the rest grouped
-/// by status in report_status_order, each group in finish order.
+/// (highest first), then the others by search-phase speedup descending (those without one after,
+/// by median ascending; ties by route); then the rest grouped by status in report_status_order,
+/// each group in finish order.
 std::vector<ReportRow> report_rows(const StudySummary& summary);
 
 /// Evaluations per status, in report_status_order, zeros included.
 std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& summary);
 
 /// The header of every human report: study, spec, search, expression, default (median and
-/// interval), outcome, why (the outcome's reason, when recorded), winner (speedup and
-/// interval), winner artifact, candidates, wall time.
+/// interval), speedups (search_figures_text), outcome, why (the outcome's reason, when
+/// recorded), winner (speedup and interval), winner artifact, candidates, wall time.
 std::vector<ReportField> report_header(const StudySummary& summary);
+
+/// How the search phase's speedups were measured, for the header: paired with the default's
+/// runs (with the default's A/A interval), unpaired (uncalibrated), or how many of each; "" when
+/// no route other than the default has one.
+std::string search_figures_text(const StudySummary& summary);
 
 /// Non-zero counts in report order and the total: "ok 3, build_failed 1, total 4".
 std::string counts_text(const StudySummary& summary);

@@ -50,19 +50,35 @@ void put_timing(Json& out, const TimingSummary& timing, const char* time_key, co
     }
 }
 
-// speedup and speedup_ci95: against the default, search phase (report_row's speedup_vs_default);
+Json seconds_list(const std::vector<double>& values) {
+    Json list = Json::array();
+    for (double value : values) list.push_back(number(value));
+    return list;
+}
+
+// speedup and speedup_ci95: against the default, search phase (report_row's speedup_vs_default:
+// from rounds paired with the default's when measured so); speedup_paired: whether it is; the
+// paired rounds it comes from (absent when unpaired), so the figure can be checked and read back;
 // confirmed: re-measured in the confirmation; same_as only when it was answered by a twin.
+void put_speedup(Json& out, const Evaluation& evaluation, const StudySummary& summary) {
+    std::optional<SpeedupFigure> speedup = speedup_vs_default(evaluation, summary);
+    out["speedup"] = speedup ? number(speedup->value) : Json(nullptr);
+    out["speedup_ci95"] = speedup && speedup->ci95 ? pair(speedup->ci95->first, speedup->ci95->second) : Json(nullptr);
+    out["speedup_paired"] = speedup && speedup->paired;
+    if (evaluation.paired.has_pairs())
+        out["paired_rounds_s"] = {{"default", seconds_list(evaluation.paired.default_s)},
+                                  {"candidate", seconds_list(evaluation.paired.candidate_s)}};
+    out["confirmed"] = confirmation_of(summary, evaluation.route) != nullptr;
+    if (!evaluation.same_as.empty()) out["same_as"] = evaluation.same_as;
+}
+
 Json evaluation_json(const Evaluation& evaluation, const StudySummary& summary) {
     Json out;
     out["route"] = evaluation.route.to_string();
     out["phase"] = evaluation.phase;
     out["status"] = std::string(to_string(evaluation.status));
     put_timing(out, evaluation.timing, "time", "time_ci95");
-    std::optional<SpeedupFigure> speedup = speedup_vs_default(evaluation, summary);
-    out["speedup"] = speedup ? number(speedup->value) : Json(nullptr);
-    out["speedup_ci95"] = speedup && speedup->ci95 ? pair(speedup->ci95->first, speedup->ci95->second) : Json(nullptr);
-    out["confirmed"] = confirmation_of(summary, evaluation.route) != nullptr;
-    if (!evaluation.same_as.empty()) out["same_as"] = evaluation.same_as;
+    put_speedup(out, evaluation, summary);
     out["build_s"] = number(evaluation.build_s);
     Json loss = Json::object();
     Json nonfinite = Json::object();
@@ -159,6 +175,13 @@ double read_loss(const Json& value, const Json* nonfinite, const std::string& wh
     return number_at(value, where);
 }
 
+std::vector<double> read_seconds(const Json& value, const std::string& where) {
+    if (!value.is_array()) bad(where, "expected an array of seconds");
+    std::vector<double> seconds;
+    for (std::size_t i = 0; i < value.size(); ++i) seconds.push_back(number_at(value[i], where + "[" + std::to_string(i) + "]"));
+    return seconds;
+}
+
 Evaluation read_evaluation(const Json& object, const std::string& where) {
     Evaluation evaluation;
     evaluation.route = read_route(object, where);
@@ -178,6 +201,11 @@ Evaluation read_evaluation(const Json& object, const std::string& where) {
     }
     evaluation.message = text_at(object, "message", where);
     if (object.contains("same_as")) evaluation.same_as = text_at(object, "same_as", where);
+    if (auto rounds = object.find("paired_rounds_s"); rounds != object.end()) {
+        evaluation.paired.default_s = read_seconds(member(*rounds, "default", where), where + ".paired_rounds_s.default");
+        evaluation.paired.candidate_s =
+            read_seconds(member(*rounds, "candidate", where), where + ".paired_rounds_s.candidate");
+    }
     return evaluation;
 }
 

@@ -133,7 +133,7 @@ void read_timing(Spec& spec, const TomlSection& root) {
     read_confirm_builds(spec, section ? &*section : nullptr);
     if (!section) return;
     section->check_keys({"source", "warmup", "repeats", "min_gain", "confirm_rounds", "confirm_top", "confirm_rebuild",
-                          "confirm_builds", "reported_list"});
+                          "confirm_builds", "reported_list", "paired"});
     if (auto value = section->choice("source", timing_source_names())) spec.timing.source = *value;
     if (auto value = section->choice("reported_list", {"median", "samples"})) spec.timing.reported_list = *value;
     if (auto value = section->integer_in("warmup", ranges::warmup)) spec.timing.warmup = static_cast<int>(*value);
@@ -143,6 +143,7 @@ void read_timing(Spec& spec, const TomlSection& root) {
         spec.timing.confirm_rounds = static_cast<int>(*value);
     if (auto value = section->integer_in("confirm_top", ranges::confirm_top)) spec.timing.confirm_top = static_cast<int>(*value);
     if (auto value = section->boolean("confirm_rebuild")) spec.timing.confirm_rebuild = *value;
+    if (auto value = section->boolean("paired")) spec.timing.paired = *value;
 }
 
 void read_accuracy(Spec& spec, const TomlSection& root) {

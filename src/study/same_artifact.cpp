@@ -1,4 +1,4 @@
-// A twin's answer is copied whole (status, message, per-case results, timing), so a report, a
+// A twin's answer is copied whole (status, message, per-case results, timing, paired rounds), so a report, a
 // strategy and the confirmation's choice read the same figures for both routes; only what the
 // candidate did itself (its route, phase, build and artifact, when it started) stays its own.
 #include "study/same_artifact.hpp"
@@ -25,7 +25,8 @@ Evaluation same_as_twin(Evaluation built, const Evaluation& twin) {
     built.message = twin.message;
     built.cases = twin.cases;
     built.timing = twin.timing;
-    built.same_as = measured_as(observe(twin));
+    built.paired = twin.paired;
+    built.same_as = measured_as(observe(twin, nullptr));
     built.finished_at = iso8601_utc_now();
     return built;
 }

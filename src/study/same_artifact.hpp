@@ -14,7 +14,7 @@ bool measured_itself(const Evaluation& e);
 
 /// built (a candidate after its build, not measured) answered by twin, which measured_itself
 /// with the same run identity: built's route, phase, build fields and artifact; twin's status,
-/// message, cases and timing; same_as naming twin's route ("(default)" for the default).
+/// message, cases, timing and paired rounds; same_as naming twin's route ("(default)" for the default).
 Evaluation same_as_twin(Evaluation built, const Evaluation& twin);
 
 }  // namespace routetune

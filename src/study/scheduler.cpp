@@ -10,7 +10,8 @@
 // builds run and `2 * jobs` are started and not yet measured, so builds run ahead of the
 // measurements by a bounded amount (during the default's measurement, which nothing else can
 // share, too).
-// With lanes (more than one), each lane's runs are pinned with CUDA_VISIBLE_DEVICES=lane;
+// With lanes (more than one), each lane's runs are pinned with CUDA_VISIBLE_DEVICES=lane (the
+// candidate's placement, which the default's runs paired with it share: a pair runs on one GPU);
 // finished lanes are committed one at a time, in start order. Before every proposal the
 // budget is asked how many candidates may still start: the default, finished candidates and
 // those in flight count against max_routes, and the clock against the time limit. Routes in
@@ -286,7 +287,8 @@ bool Scheduler::start_on_free_lanes() {
         if (lane_busy_[lane]) continue;
         std::optional<Built> next = next_for_lane();
         if (!next) break;
-        if (options_.lanes > 1) next->built.environment["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);
+        if (options_.lanes > 1)
+            next->built.placement["CUDA_VISIBLE_DEVICES"] = std::to_string(lane);  // the paired default's runs too
         lane_busy_[lane] = true;
         JobId job = executor_.start_measure(std::move(next->built), *baseline_, nullptr);
         lane_runs_.push_back(LaneRun{next->route, lane, next->identity, job});

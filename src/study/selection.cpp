@@ -1,6 +1,6 @@
 // Selection happens in two stages so the search's own numbers never decide alone. Stage one
-// (cheap, noisy) keeps the few routes whose search medians look at least min_gain faster
-// than the default. Stage two re-measures them interleaved with the default (D A B C D A B C
+// (cheap, noisy) keeps the few routes whose search-phase speedups (speedup_against_default:
+// paired with the default's runs when measured so) are at least 1 + min_gain. Stage two re-measures them interleaved with the default (D A B C D A B C
 // ...) so drift of the machine hits every route alike; a route wins only if the lower end of
 // the bootstrap interval of its speedup clears 1 + min_gain. An evaluation answered by a
 // byte-identical twin (same_as) is never re-measured: its twin stands for it.
@@ -14,18 +14,18 @@ namespace routetune {
 
 std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& evaluations,
                                                 const Evaluation& default_evaluation, double min_gain, int top) {
-    std::vector<Evaluation> picked;
-    if (default_evaluation.status != Status::Ok) return picked;
-    double bar = default_evaluation.timing.median_s / (1 + min_gain);
+    std::vector<std::pair<double, const Evaluation*>> ranked;
+    if (default_evaluation.status != Status::Ok) return {};
     for (const auto& e : evaluations) {
-        if (e.status == Status::Ok && !e.route.empty() && e.route != default_evaluation.route && e.same_as.empty() &&
-            e.timing.median_s <= bar) {
-            picked.push_back(e);
-        }
+        if (e.status != Status::Ok || e.route.empty() || e.route == default_evaluation.route || !e.same_as.empty())
+            continue;
+        std::optional<SpeedupEstimate> speedup = speedup_against_default(e, default_evaluation);
+        if (speedup && speedup->speedup >= 1 + min_gain) ranked.emplace_back(speedup->speedup, &e);
     }
-    std::stable_sort(picked.begin(), picked.end(),
-                     [](const Evaluation& a, const Evaluation& b) { return a.timing.median_s < b.timing.median_s; });
-    if (picked.size() > static_cast<std::size_t>(std::max(top, 0))) picked.resize(static_cast<std::size_t>(top));
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (ranked.size() > static_cast<std::size_t>(std::max(top, 0))) ranked.resize(static_cast<std::size_t>(top));
+    std::vector<Evaluation> picked;
+    for (const auto& [speedup, e] : ranked) picked.push_back(*e);
     return picked;
 }
 

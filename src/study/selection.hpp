@@ -10,8 +10,8 @@
 
 namespace routetune {
 
-/// Ok evaluations (the default and same_as ones excluded) whose median is at least min_gain faster than the
-/// default's, fastest first, at most top of them.
+/// Ok evaluations (the default and same_as ones excluded) whose search-phase speedup
+/// (speedup_against_default) is at least 1 + min_gain, highest first, at most top of them.
 std::vector<Evaluation> confirmation_candidates(const std::vector<Evaluation>& evaluations,
                                                 const Evaluation& default_evaluation, double min_gain, int top);
 

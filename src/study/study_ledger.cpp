@@ -1,9 +1,10 @@
 // A failed evaluation's folder is deleted first (what its run wrote may have filled the disk
 // the store is on); then a commit goes to the store (one durable transaction), then into memory: history,
 // counts, the list, and the keeper's decision about artifacts. The best speedup on the
-// progress line compares search medians with the default's, so it is a hint, not the
-// confirmed result. A measurement is indexed by its run identity as it is added, so the twin of
-// a later candidate is found in constant time, also among a resumed study's evaluations.
+// progress line is the search phase's figure (speedup_against_default: paired with the
+// default's runs), so it is a hint, not the confirmed result. A measurement is indexed by its run
+// identity as it is added, so the twin of a later candidate is found in constant time, also
+// among a resumed study's evaluations.
 #include "study/study_ledger.hpp"
 
 #include "util/files.hpp"
@@ -15,10 +16,6 @@
 
 namespace routetune {
 
-Observation observe(const Evaluation& e) {
-    return Observation{e.route, e.status, e.timing.median_s, e.timing.ci_low_s, e.timing.ci_high_s, e.same_as};
-}
-
 StudyLedger::StudyLedger(StudyStore& store, ArtifactKeeper& keeper, const Clock& clock, double min_gain,
                          std::size_t planned, RunIdentity identity)
     : store_(store), keeper_(keeper), clock_(clock), started_s_(clock.now_s()), identity_(std::move(identity)) {
@@ -29,13 +26,18 @@ StudyLedger::StudyLedger(StudyStore& store, ArtifactKeeper& keeper, const Clock&
 void StudyLedger::add(Evaluation e) {
     if (e.route.empty()) default_ = e;
     else ++candidates_done_;
-    history_.observations.push_back(observe(e));
     ++progress_.counts[e.status];
     if (measured_itself(e)) {
         std::string identity = identity_(e);
         if (!identity.empty()) measured_.emplace(std::move(identity), evaluations_.size());
     }
     evaluations_.push_back(std::move(e));
+    if (evaluations_.back().route.empty()) {  // every figure is against the default: observe them all again
+        history_.observations.clear();
+        for (const auto& done : evaluations_) history_.observations.push_back(observe(done, &*default_));
+    } else {
+        history_.observations.push_back(observe(evaluations_.back(), default_ ? &*default_ : nullptr));
+    }
 }
 
 const Evaluation* StudyLedger::measured_twin(const std::string& identity) const {
@@ -70,8 +72,9 @@ void StudyLedger::report(const Evaluation& e) {
     progress_.elapsed_s = elapsed_s();
     progress_.last_route = e.route.empty() ? "(default)" : e.route.to_string();
     progress_.last_status = std::string(to_string(e.status));
-    if (default_ && default_->status == Status::Ok && e.status == Status::Ok && e.timing.median_s > 0) {
-        progress_.best_speedup = std::max(progress_.best_speedup, default_->timing.median_s / e.timing.median_s);
+    if (default_ && default_->status == Status::Ok && e.status == Status::Ok && !e.route.empty()) {
+        if (auto speedup = speedup_against_default(e, *default_))
+            progress_.best_speedup = std::max(progress_.best_speedup, speedup->speedup);
     }
     if (progress_callback_) progress_callback_(progress_);
 }

@@ -26,7 +26,7 @@ struct StudyProgress {
     std::size_t done = 0;            ///< evaluations finished, the default included
     std::size_t planned = 0;         ///< candidates planned when known (0: unknown)
     std::map<Status, std::size_t> counts;  ///< finished evaluations by status
-    double best_speedup = 1;         ///< by search medians
+    double best_speedup = 1;         ///< by the search phase's speedups (speedup_against_default)
     double elapsed_s = 0;
     std::string last_route;
     std::string last_status;
@@ -105,8 +105,5 @@ private:
     RunIdentity identity_;
     std::unordered_map<std::string, std::size_t> measured_;  ///< run identity -> its measurement in evaluations_
 };
-
-/// What a strategy may know of a finished evaluation.
-Observation observe(const Evaluation& e);
 
 }  // namespace routetune

@@ -2,8 +2,12 @@
 // path is moved aside, never overwritten; with it, the recorded fingerprint, expression and
 // search must match, and the finished evaluations are loaded into the ledger. (2) The default
 // route is evaluated first: its outputs become the reference of every case without a golden
-// file, and its times bound the other runs (relative_timeout). (3) The scheduler builds and
-// measures what the strategy proposes within the budget, committing each finished evaluation
+// file, and its times bound the other runs (relative_timeout); its rounds are paired with more
+// runs of itself (its A/A spread), and its kept build is what every candidate's rounds are
+// paired with ([timing] paired; rebuilt when not kept, e.g. on --continue after a cleanup;
+// with a queue, each worker pairs against a default built on its own machine). (3) The scheduler
+// builds and measures what the strategy proposes within the budget (a paired measurement counts
+// twice the runs), committing each finished evaluation
 // before the next; a candidate whose artifact was measured already is answered by that
 // measurement (same_as). (4) The best routes are confirmed interleaved with the default, and the
 // outcome is recorded. (5) Artifacts not worth keeping are deleted as soon as they drop out of
@@ -113,6 +117,7 @@ StudySummary StudyRunner::run() {
     if (default_built) evaluator.set_default_build_s(ledger.default_evaluation()->build_s);  // [build] relative_timeout
     RunBaseline baseline = make_run_baseline(spec, paths_);
     if (queue_) queue_->publish_baseline(baseline);
+    pair_with_default(evaluator, *ledger.default_evaluation(), baseline);
     bool fits = plan_time(scheduler, ledger, baseline);
     if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(where_.redacted()));
     reserve_s_ = scheduler.reserved_s();
@@ -136,7 +141,7 @@ bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, con
     if (limit <= 0 || ledger.default_evaluation()->status != Status::Ok) return true;
     const TimingSpec& timing = spec.timing;
     double run_s = default_run_s(baseline);
-    double measurement_s = run_s * (timing.warmup + timing.repeats);
+    double measurement_s = run_s * (timing.warmup + timing.repeats) * (baseline.paired_default ? 2 : 1);  // paired: D C
     int jobs = std::max(options_.jobs, 1);
     auto plan = [&timing, &ledger, run_s, jobs] {
         return planned_confirmation(timing, jobs, run_s, ledger.evaluations(), *ledger.default_evaluation());
@@ -175,10 +180,25 @@ void StudyRunner::close_warm_processes(const Evaluator& evaluator) {
 void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
     DefaultRecord record;
     RunBaseline golden = golden_baseline(setup_.spec);
+    golden.paired_self = setup_.spec.timing.paired;  // its A/A spread: the default's runs paired with more of its own
     std::optional<Evaluation> e = scheduler.evaluate_default(golden, record);
     if (!e) throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
     save_default_record(paths_, record);
     ledger.commit(std::move(*e));
+}
+
+void StudyRunner::pair_with_default(const Evaluator& evaluator, const Evaluation& default_evaluation,
+                                    RunBaseline& baseline) {
+    if (!setup_.spec.timing.paired || default_evaluation.status != Status::Ok || queue_) return;
+    std::optional<BuiltCandidate> kept = evaluator.reuse(default_evaluation);
+    BuiltCandidate built = kept ? *kept : evaluator.build(default_evaluation.route, "default");
+    if (built.evaluation.status == Status::Pending) {
+        baseline.paired_default = std::move(built);
+        return;
+    }
+    if (notice_)
+        notice_("the default route could not be built again to pair candidates with (" + built.evaluation.message +
+                "): candidates are timed unpaired, their search-phase figures uncalibrated");
 }
 
 void StudyRunner::require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler) {
@@ -213,7 +233,9 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     StudyOutcome outcome = confirmation.decide(store, ledger.evaluations(), *ledger.default_evaluation());
     confirmation_s_ = clock_.now_s() - began;
     if (options_.minimize) {
-        WinnerMinimizer minimizer(evaluator, baseline, setup_.spec.timing, pinned);
+        RunBaseline checks = baseline;  // the minimizer's measure() checks accuracy; its timing is interleaved
+        checks.paired_default.reset();
+        WinnerMinimizer minimizer(evaluator, checks, setup_.spec.timing, pinned);
         if (minimization_progress_) {
             minimizer.on_progress([this, &ledger](MinimizationProgress p) {
                 p.elapsed_s = ledger.elapsed_s();

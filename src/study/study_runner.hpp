@@ -63,6 +63,7 @@ private:
     void record_unconfirmed(StudyStore& store) const;
     void close_warm_processes(const Evaluator& evaluator);
     void evaluate_default(Scheduler& scheduler, StudyLedger& ledger);
+    void pair_with_default(const Evaluator& evaluator, const Evaluation& default_evaluation, RunBaseline& baseline);
     void require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler);
     void confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger, StudyStore& store);
     StudySummary summarize(const StudyStore& store, const StudyLedger& ledger, const ArtifactKeeper& keeper) const;

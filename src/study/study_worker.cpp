@@ -8,7 +8,9 @@
 // third of the lease and says when one was lost (its result will then be refused). With
 // nothing queued a thread waits, saying so once per idle spell; once the coordinator has
 // closed the queue and nothing is queued, the worker exits. Work folders are per worker and
-// deleted after each commit: the coordinator rebuilds what it confirms.
+// deleted after each commit: the coordinator rebuilds what it confirms. With paired timing
+// ([timing] paired, the default) the worker builds the default route once, here, and pairs
+// every candidate's runs with that build's: a pair is always timed on one machine.
 #include "study/study_worker.hpp"
 
 #include <unistd.h>
@@ -181,6 +183,16 @@ struct StudyWorker::Loop {
     }
 };
 
+BuiltCandidate StudyWorker::own_default(Loop& loop) const {
+    BuiltCandidate built = loop.evaluator.build(Route{}, "default");
+    if (built.evaluation.status != Status::Pending)
+        throw RuntimeFailure("the default route did not build on this worker (" + built.evaluation.message +
+                             "), so its candidates could not be timed paired with it; fix the worker's toolchain "
+                             "or set [timing] paired = false");
+    loop.say("built the default route here: every candidate's runs are paired with its runs");
+    return built;
+}
+
 StudyWorker::StudyWorker(const StudySetup& setup, WorkerOptions options, std::ostream& log, ProcessRunner& runner)
     : setup_(setup), options_(std::move(options)), log_(log), runner_(runner) {
     if (options_.worker_id.empty()) options_.worker_id = default_worker_id();
@@ -202,6 +214,7 @@ WorkerTotals StudyWorker::run(WorkQueue& queue, const std::atomic<bool>* stop) {
     loop.baseline.reference_outputs = stored->outputs;
     loop.baseline.default_case_s = stored->wall_s;
     if (stored->default_build_s) loop.evaluator.set_default_build_s(*stored->default_build_s);  // [build] relative_timeout
+    if (setup_.spec.timing.paired) loop.baseline.paired_default = own_default(loop);
     int jobs = std::max(options_.jobs, 1);
     loop.active = jobs;
     std::thread heartbeat([&] { loop.heartbeat(); });

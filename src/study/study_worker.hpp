@@ -59,6 +59,7 @@ public:
 
 private:
     struct Loop;
+    BuiltCandidate own_default(Loop& loop) const;
 
     const StudySetup& setup_;
     WorkerOptions options_;

@@ -152,11 +152,15 @@ TEST(CliContract, ANoisyDefaultIsWarnedAboutAndTheOutcomeSaysWhy) {
     write_file(specs / "strict.toml", spec);
     CliResult r = run_cli({"tune", "strict.toml", "--max-routes", "2"}, specs);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.err.find("warning: the default's own 95% interval is"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("warning: the default's paired A/A interval (its runs paired with more of its own) is ["),
+              std::string::npos)
+        << r.err;
     EXPECT_NE(r.err.find("wider than min_gain 0.1%"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("reported"), std::string::npos) << "the spec already uses reported timing: " << r.err;
+    EXPECT_EQ(r.err.find("warning: the default's"), r.err.rfind("warning: the default's")) << "said once: " << r.err;
     EXPECT_NE(r.out.find("\nwhy "), std::string::npos) << "the table says why: " << r.out;
     CliResult calm = run_cli({"tune", "fake_timed.toml", "--max-routes", "2"}, specs);
-    EXPECT_EQ(calm.err.find("warning: the default's own"), std::string::npos) << calm.err;
+    EXPECT_EQ(calm.err.find("warning: the default's"), std::string::npos) << calm.err;
 }
 
 TEST(CliContract, StoppingAtTheTimeLimitIsSaid) {

@@ -147,6 +147,38 @@ inline int served_port(const fs::path& log, std::string& host) {
     return -1;
 }
 
+/// A one-case spec over tests/fakes/fake_timed_cc, laid out as scratch_specs() copies it:
+/// reported timing (1 warm-up, 5 repeats, 3 confirmation rounds) and timing_keys (lines of
+/// more [timing] keys), run_keys (lines of more [run] keys), the case "unit", and [search]
+/// routes in mode.
+inline std::string fake_timed_spec(const std::string& name, const std::string& timing_keys, const std::string& routes,
+                                   const std::string& mode, const std::string& run_keys = "") {
+    return "name = \"" + name + R"("
+[compiler]
+adapter = "gcc"
+path = "../../fakes/fake_timed_cc"
+base = ["-O2"]
+[build]
+command = ["{compiler}", "{flags}", "tiny.c", "-o", "{artifact}"]
+timeout_s = 30
+[run]
+command = ["{artifact}", "{metrics}", "{input}"]
+timeout_s = 10
+)" + run_keys + R"([timing]
+source = "reported"
+warmup = 1
+repeats = 5
+confirm_rounds = 3
+)" + timing_keys + R"([accuracy]
+format = "text"
+threshold = 1e-6
+[[case]]
+name = "unit"
+input = "fake_input_1.txt"
+[search]
+routes = ")" + routes + "\"\nmode = \"" + mode + "\"\n";
+}
+
 /// A fresh scratch copy of tests/fixtures/specs and tests/fakes, laid out as in the source
 /// tree (the specs name their compilers as ../../fakes/...); returns the copied specs folder.
 inline fs::path scratch_specs() {

@@ -18,33 +18,8 @@ namespace {
 using nlohmann::json;
 
 std::string lucky_spec(bool rebuild) {
-    return std::string(R"(name = "fake_lucky"
-[compiler]
-adapter = "gcc"
-path = "../../fakes/fake_timed_cc"
-base = ["-O2"]
-[build]
-command = ["{compiler}", "{flags}", "tiny.c", "-o", "{artifact}"]
-timeout_s = 30
-[run]
-command = ["{artifact}", "{metrics}", "{input}"]
-timeout_s = 10
-[timing]
-source = "reported"
-warmup = 1
-repeats = 5
-confirm_rounds = 3
-confirm_top = 1
-)") + (rebuild ? "confirm_rebuild = true\n" : "") + R"([accuracy]
-format = "text"
-threshold = 1e-6
-[[case]]
-name = "unit"
-input = "fake_input_1.txt"
-[search]
-routes = "-O=[2|3]"
-mode = "full"
-)";
+    return fake_timed_spec("fake_lucky", std::string("confirm_top = 1\n") + (rebuild ? "confirm_rebuild = true\n" : ""),
+                           "-O=[2|3]", "full");
 }
 
 json tune_lucky(bool rebuild) {

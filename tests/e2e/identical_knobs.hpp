@@ -141,6 +141,17 @@ inline std::string spec_text(const KnobStudy& s, const std::string& mode = "fast
 /// The route fast mode evaluates for f.
 inline std::string route_of(const Flip& f) { return f.knob + "=" + f.value; }
 
+/// Checks runs (runs_by_sha) against one measurement per artifact: each binary other than the
+/// default's kWarmup + kRepeats runs; the default's as many for the default, as many again for
+/// its A/A pairs and as many beside each of the measured candidates (paired timing).
+inline void expect_each_artifact_measured_once(const std::map<std::string, int>& runs, const std::string& default_sha,
+                                               int measured_candidates) {
+    for (const auto& [sha, n] : runs) {
+        int expected = (sha == default_sha ? 2 + measured_candidates : 1) * (kWarmup + kRepeats);
+        EXPECT_EQ(n, expected) << sha << (sha == default_sha ? " (the default's binary)" : "");
+    }
+}
+
 /// How many times each artifact ran (runs.log in dir: one sha256 a line).
 inline std::map<std::string, int> runs_by_sha(const fs::path& dir) {
     std::map<std::string, int> runs;

@@ -43,6 +43,10 @@ report_times() { # report_times ARTIFACT N: the reported times of N runs, space-
 FAKE_JITTER=0 "$tc" -O2 -O3 -funroll-loops --param=max-unroll-times=16 -march=native "$tiny" -o "$work/t2"
 check "timed product of factors" "58.140000" "$(report_times "$work/t2" 1)"
 FAKE_JITTER=0 "$tc" -O2 -fno-inline "$tiny" -o "$work/t3"; check "timed -fno-inline" "130.000000" "$(report_times "$work/t3" 1)"
+cp "$work/t3" "$work/t3b"
+drifting() { FAKE_DRIFT_FILE="$work/drift" FAKE_DRIFT=-0.5 "$1" "$work/m.json" > /dev/null; tr -dc '0-9.' < "$work/m.json"; }
+check "FAKE_DRIFT shared by every artifact" "130.000000 78.848986 47.824327" \
+    "$(drifting "$work/t3") $(drifting "$work/t3b") $(drifting "$work/t3")"
 echo 3 > "$work/in"
 check "timed output scaled" "3 4.5 6 7.5 9 10.5 12 13.5" "$("$work/t1" - "$work/in" | tr '\n' ' ' | sed 's/ $//')"
 "$tc" -O2 -ffast-math "$tiny" -o "$work/t4"

@@ -130,6 +130,25 @@ TEST(PgStudyStore, ANewerSchemaIsRefused) {
     }
 }
 
+// Schema 3 added the paired rounds: a version-2 database is upgraded when opened for writing,
+// its old rows read as unpaired.
+TEST(PgStudyStore, AVersionTwoDatabaseIsUpgradedAndItsRowsReadAsUnpaired) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    Evaluation old_row = sample_evaluation("-O=2");
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
+        store->write_header(sample_header());
+        store->record(old_row);
+    }
+    PgConnection(url).exec_script(
+        "ALTER TABLE evaluation DROP COLUMN paired_default_samples, DROP COLUMN paired_samples; "
+        "UPDATE routetune_meta SET value = '2' WHERE key = 'schema_version'");
+    EXPECT_THROW(StudyStore::open_read_only(StoreLocation(url, "s")), UsageError) << "read-only needs the current schema";
+    std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
+    EXPECT_EQ(store->opened_schema_version(), 2);
+    expect_old_row_unpaired_and_new_row_paired(*store, old_row);
+}
+
 TEST(PgStudyStore, ADatabaseOfAnotherApplicationIsRefused) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
     PgConnection(url).exec("CREATE TABLE study (x int)");

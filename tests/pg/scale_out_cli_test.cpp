@@ -1,6 +1,7 @@
 // End-to-end scale-out against a real PostgreSQL server: a coordinator and three workers on
 // a 16-candidate study of one-second fake builds, two workers SIGKILLed mid-evaluation (every
-// route recorded once, the same result as the SQLite store); a SIGSTOPped worker whose late
+// route recorded once, the same result as the SQLite store, each worker's candidates paired
+// with the default it built itself); a SIGSTOPped worker whose late
 // write is refused; a worker that cuts a hung build at [build] relative_timeout of the
 // coordinator's default build; a SIGKILLed coordinator resumed with --continue while workers wait; an
 // unreachable database; a worker with another spec.
@@ -123,7 +124,14 @@ TEST(ScaleOutCli, ThreeWorkersTwoKilledEveryRouteOnceSameResultAsSqlite) {
     EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation"), 17);
     EXPECT_GE(scalar(url, "SELECT count(*) FROM lease_event WHERE kind = 'reclaimed'"), 2);
     EXPECT_GE(scalar(url, "SELECT count(*) FROM evaluation WHERE worker = 'w3'"), 1);
+    // Paired timing: every candidate a worker measured holds its rounds paired with the default
+    // that worker built itself.
+    EXPECT_GE(scalar(url, "SELECT count(*) FROM evaluation WHERE worker <> '' AND status = 'ok'"), 1);
+    EXPECT_EQ(scalar(url, "SELECT count(*) FROM evaluation WHERE worker <> '' AND status = 'ok' AND "
+                          "(paired_default_samples = '' OR paired_samples = '')"),
+              0);
     EXPECT_EQ(workers[2]->wait(), 0);  // the queue closed: the surviving worker exits
+    EXPECT_NE(text_of(specs / "w3" / "background.log").find("built the default route here"), std::string::npos);
 }
 
 TEST(ScaleOutCli, AWorkerStoppedPastItsLeaseHasItsLateWriteRefused) {

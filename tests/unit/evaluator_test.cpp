@@ -12,6 +12,8 @@
 namespace routetune {
 namespace {
 
+namespace fs = std::filesystem;
+
 class Evaluate : public ::testing::Test {
 protected:
     Evaluation evaluate(const std::string& route, const RunBaseline& baseline) {
@@ -129,6 +131,134 @@ TEST_F(Evaluate, AFailedBuildIsAStatusAndNothingRuns) {
     EXPECT_EQ(e.status, Status::BuildFailed);
     EXPECT_NE(e.message.find("exited with code 1"), std::string::npos) << e.message;
     EXPECT_EQ(run_timeout_given("-a=1"), -1) << "no run";
+}
+
+// "C:x" for the candidate's run of case x, "D:y" for the default's run of case y, in call order.
+std::vector<std::string> run_order(const fake::CommandRunner& runner, const std::string& candidate) {
+    std::vector<std::string> order;
+    for (const auto& call : runner.calls()) {
+        if (call.build) continue;
+        order.push_back((call.flags == candidate ? "C:" : call.flags.empty() ? "D:" : "?:") + call.spec.argv.back());
+    }
+    return order;
+}
+
+TEST_F(Evaluate, PairedRoundsAlternateWhoRunsFirstAndEveryCaseSitsNextToTheDefaults) {
+    two_cases();
+    bench.spec.timing.warmup = 1;
+    bench.spec.timing.repeats = 3;
+    bench.runner.routes[""].run_times = {0.2, 0.4};     // the default: x, then y, in every round
+    bench.runner.routes["-a=1"].run_times = {0.1, 0.3};
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.paired_default = evaluator->build(Route{}, "default");
+    BuiltCandidate built = evaluator->build(Route::parse("-a=1"), "fast");
+    Evaluation e = evaluator->measure(built, baseline);
+    ASSERT_EQ(e.status, Status::Ok) << e.message;
+    std::vector<std::string> expected{
+        "C:x", "D:x", "C:y", "D:y",  // the warm-up round (before the first measured one: the candidate first)
+        "D:x", "C:x", "D:y", "C:y",  // measured round 0: the default first
+        "C:x", "D:x", "C:y", "D:y",  // round 1: the candidate first
+        "D:x", "C:x", "D:y", "C:y",  // round 2
+    };
+    EXPECT_EQ(run_order(bench.runner, "-a=1"), expected);
+    ASSERT_EQ(e.paired.default_s.size(), 3u);
+    ASSERT_EQ(e.paired.candidate_s.size(), 3u);
+    for (double t : e.paired.default_s) EXPECT_NEAR(t, 0.6, 1e-12) << "each round's default runs, summed";
+    for (double t : e.paired.candidate_s) EXPECT_NEAR(t, 0.4, 1e-12);
+    EXPECT_NEAR(paired_speedup(e.paired)->speedup, 1.5, 1e-12);
+    ASSERT_EQ(e.timing.samples_s.size(), 3u) << "the candidate's own samples stay as they were";
+    fs::path candidate_output, default_output;
+    for (const auto& call : bench.runner.calls()) {
+        if (call.build) continue;
+        (call.flags.empty() ? default_output : candidate_output) = call.spec.stdout_file;
+    }
+    EXPECT_EQ(candidate_output.parent_path(), built.workdir);
+    EXPECT_NE(default_output.parent_path(), baseline.paired_default->workdir)
+        << "never into the default's own folder, which every lane shares";
+    EXPECT_EQ(default_output.parent_path().parent_path(), built.workdir.parent_path());
+    EXPECT_EQ(default_output.string().size(), candidate_output.string().size())
+        << "equally long paths: the two runs' argv and stacks are alike";
+    EXPECT_FALSE(fs::exists(default_output.parent_path())) << "removed once measured";
+}
+
+// A component-failure case is never part of a time: the candidate runs it once, in the first
+// round, and the paired default never runs it (a partner's failing run would end the pairing).
+TEST_F(Evaluate, AComponentFailureCaseIsRunOnceAndNeverPaired) {
+    two_cases();
+    bench.spec.cases[1].case_class = "component-failure";
+    bench.spec.timing.warmup = 1;
+    bench.spec.timing.repeats = 3;
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.paired_default = evaluator->build(Route{}, "default");
+    Evaluation e = evaluator->measure(evaluator->build(Route::parse("-a=1"), "fast"), baseline);
+    ASSERT_EQ(e.status, Status::Ok) << e.message;
+    std::vector<std::string> expected{"C:x", "D:x", "C:y", "D:x", "C:x", "C:x", "D:x", "D:x", "C:x"};
+    EXPECT_EQ(run_order(bench.runner, "-a=1"), expected);
+    EXPECT_EQ(e.paired.default_s.size(), 3u) << "still paired, round by round";
+    EXPECT_EQ(e.timing.samples_s.size(), 3u);
+}
+
+TEST_F(Evaluate, APairedDefaultRunsWhereItsCandidateRuns) {
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.paired_default = evaluator->build(Route{}, "default");
+    BuiltCandidate built = evaluator->build(Route::parse("-a=1"), "fast");
+    built.placement["CUDA_VISIBLE_DEVICES"] = "1";
+    EXPECT_EQ(evaluator->measure(built, baseline).status, Status::Ok);
+    std::size_t runs = 0;
+    for (const auto& call : bench.runner.calls()) {
+        if (call.build) continue;
+        ++runs;
+        EXPECT_EQ(call.spec.env.at("CUDA_VISIBLE_DEVICES"), "1") << (call.flags.empty() ? "the default" : call.flags);
+    }
+    EXPECT_EQ(runs, 6u) << "3 rounds of the candidate and 3 of the default";
+}
+
+TEST_F(Evaluate, TheDefaultsOwnMeasurementIsPairedWithItself) {
+    bench.spec.timing.repeats = 5;
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.paired_self = true;
+    Evaluation e = evaluator->measure(evaluator->build(Route{}, "default"), baseline);
+    EXPECT_EQ(e.status, Status::Ok);
+    EXPECT_EQ(run_order(bench.runner, "-a=1").size(), 10u) << "5 paired rounds of one build";
+    EXPECT_EQ(e.paired.default_s.size(), 5u);
+    EXPECT_EQ(e.timing.samples_s.size(), 5u);
+}
+
+TEST_F(Evaluate, ADefaultRunThatFailsEndsThePairingNotTheCandidate) {
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.paired_default = evaluator->build(Route{}, "default");
+    bench.runner.routes[""].run_exit = 3;
+    Evaluation e = evaluator->measure(evaluator->build(Route::parse("-a=1"), "fast"), baseline);
+    EXPECT_EQ(e.status, Status::Ok);
+    EXPECT_FALSE(e.paired.has_pairs()) << "timed unpaired";
+    EXPECT_NE(e.message.find("timed unpaired"), std::string::npos) << e.message;
+    EXPECT_EQ(run_order(bench.runner, "-a=1").size(), 4u) << "one failed default run, then the 3 rounds alone";
+}
+
+// The machine speeds up run by run (drift_per_run), the two builds take the same time: timed
+// alone after the default, the route looks faster; paired, it does not.
+TEST_F(Evaluate, DriftThatManufacturesAnUnpairedGainLeavesThePairedIntervalOnOne) {
+    bench.spec.timing.repeats = 7;
+    bench.runner.drift_per_run = 0.01;
+    evaluator = bench.evaluator();
+    RunBaseline alone = bench.baseline();
+    Evaluation d = evaluator->measure(evaluator->build(Route{}, "default"), alone);
+    RunBaseline paired = bench.baseline();
+    paired.paired_default = evaluator->build(Route{}, "default");
+    Evaluation e = evaluator->measure(evaluator->build(Route::parse("-a=1"), "fast"), paired);
+    auto with_pairs = speedup_against_default(e, d);
+    ASSERT_TRUE(with_pairs.has_value());
+    EXPECT_TRUE(with_pairs->paired);
+    EXPECT_LE(with_pairs->ci_low, 1.0);
+    EXPECT_GE(with_pairs->ci_high, 1.0);
+    e.paired = {};
+    auto without = speedup_against_default(e, d);
+    EXPECT_GT(without->ci_low, 1.02) << "unpaired, the drift reads as a gain above min_gain";
 }
 
 }  // namespace

@@ -119,6 +119,17 @@ TEST(HtmlReport, TheOutcomeComesFirstAndUnconfirmedFiguresAreMarked) {
     for (const auto& row : routes) EXPECT_NE(row.at("route"), "-fgcse-sm=on") << "a twin's answer is no measurement";
 }
 
+TEST(HtmlChartData, SearchSpeedupsAreThePairedOnes) {
+    StudySummary s = testing::sample_summary();
+    s.evaluations[1].paired = {{1.5, 1.5, 1.4, 1.6, 1.5}, {1, 1, 1, 1, 1}};  // -funroll-loops=on: 0.8x alone, 1.5x paired
+    nlohmann::json data = chart_data(s);
+    EXPECT_EQ(data["routes"][0]["route"], "-funroll-loops=on");
+    EXPECT_DOUBLE_EQ(data["routes"][0]["speedup"].get<double>(), 1.5);
+    EXPECT_DOUBLE_EQ(data["routes"][0]["low"].get<double>(), 1.4);
+    EXPECT_DOUBLE_EQ(data["routes"][0]["high"].get<double>(), 1.6);
+    EXPECT_DOUBLE_EQ(data["progress"][1][1].get<double>(), 1.5) << "the best-so-far curve follows it";
+}
+
 TEST(HtmlReport, SeveralStudiesAreComparedFirst) {
     StudySummary other = testing::sample_summary();
     other.study = "matmul-random";

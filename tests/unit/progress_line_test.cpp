@@ -68,6 +68,12 @@ TEST(ProgressLine, CountersOfASummary) {
               "[5/8 62%] ok 3, failed 2 (inaccurate 1, build_failed 1), best 1.25× unconfirmed, 12s elapsed, ~7s left");
 }
 
+TEST(ProgressLine, TheBestSpeedupIsThePairedOne) {
+    StudySummary s = testing::sample_summary();
+    s.evaluations[2].paired = {{1.1, 1.1, 1.1}, {1, 1, 1}};  // -O=3: 1.25x by its median, 1.1x paired
+    EXPECT_NE(format_progress(progress_counters(s)).find("best 1.10×"), std::string::npos);
+}
+
 TEST(ProgressWriter, TerminalRedrawsInPlace) {
     std::ostringstream out;
     ProgressWriter writer(out, true);

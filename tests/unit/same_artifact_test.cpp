@@ -228,6 +228,7 @@ TEST(SameArtifact, AnAnswerKeepsWhatTheCandidateDidAndTakesTheTwinsFigures) {
     twin.status = Status::Inaccurate;
     twin.message = "case a: loss 1 over 0";
     twin.timing = summarize({1, 2, 3});
+    twin.paired = {{1, 2, 3}, {1.5, 2.5, 3.5}};
     twin.cases = {CaseResult{"a", Status::Inaccurate, 0, 0, 1.0, "", summarize({1, 2, 3})}};
     Evaluation built;
     built.route = Route::parse("-a=3");
@@ -245,6 +246,8 @@ TEST(SameArtifact, AnAnswerKeepsWhatTheCandidateDidAndTakesTheTwinsFigures) {
     EXPECT_EQ(answer.status, Status::Inaccurate);
     EXPECT_EQ(answer.message, twin.message);
     EXPECT_EQ(answer.timing.samples_s, twin.timing.samples_s);
+    EXPECT_EQ(answer.paired.default_s, twin.paired.default_s) << "the twin's paired rounds are its figure";
+    EXPECT_EQ(answer.paired.candidate_s, twin.paired.candidate_s);
     ASSERT_EQ(answer.cases.size(), 1u);
     EXPECT_DOUBLE_EQ(answer.cases[0].loss, 1.0);
     EXPECT_EQ(answer.same_as, "-a=2");

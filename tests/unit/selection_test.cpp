@@ -1,10 +1,15 @@
 // The rules that pick a winner (docs/design.md, "A study" 6): stage one keeps the Ok routes whose
-// search median is at least min_gain faster than the default's, fastest first, at most top;
+// search-phase speedup (paired when measured so) is at least 1 + min_gain, highest first, at most top;
 // stage two's winner is the route whose bootstrap interval's lower end clears 1 + min_gain.
 // Every expectation below is computed from those rules by hand.
 #include "study/selection.hpp"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "study/artifact_keeper.hpp"
+#include "util/files.hpp"
 
 namespace routetune {
 namespace {
@@ -36,6 +41,37 @@ TEST(ConfirmationCandidates, KeepsOkRoutesAtLeastMinGainFasterFastestFirst) {
     EXPECT_EQ(picked[0].route.to_string(), "-a=3");
     EXPECT_EQ(picked[1].route.to_string(), "-a=1");
     EXPECT_EQ(confirmation_candidates(all, base, 0.25, 1).size(), 1u) << "at most top of them";
+}
+
+TEST(ConfirmationCandidates, PairedSpeedupsNotDriftedMediansPickTheFinalists) {
+    Evaluation base = timed("", 1.0);
+    Evaluation drifted = timed("-a=1", 0.5);  // its median alone: 2x; its pairs: 1.0x
+    drifted.paired = {{0.5, 0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5, 0.5}};
+    Evaluation real = timed("-a=2", 0.9);     // its median alone: 1.11x; its pairs: 1.3x
+    real.paired = {{1.3, 1.3, 1.3, 1.3, 1.3}, {1, 1, 1, 1, 1}};
+    std::vector<Evaluation> picked = confirmation_candidates({base, drifted, real}, base, 0.02, 3);
+    ASSERT_EQ(picked.size(), 1u);
+    EXPECT_EQ(picked[0].route.to_string(), "-a=2");
+}
+
+// The artifact keeper keeps the folders of the routes the confirmation will pick: ranked by the
+// same paired speedups, not by drifted medians.
+TEST(ArtifactKeeper, KeepsTheFoldersOfThePairedFinalists) {
+    namespace fs = std::filesystem;
+    fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-keeper-");
+    StudyPaths paths = make_study_paths(dir, "keep", dir / "keep.sqlite");
+    ArtifactKeeper keeper(paths, false, 1);
+    Evaluation base = timed("", 1.0);
+    Evaluation drifted = timed("-a=1", 0.5);
+    drifted.paired = {{0.5, 0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5, 0.5}};
+    Evaluation real = timed("-a=2", 0.9);
+    real.paired = {{1.3, 1.3, 1.3, 1.3, 1.3}, {1, 1, 1, 1, 1}};
+    for (const auto* e : {&drifted, &real}) fs::create_directories(paths.workdir(e->route.hash()));
+    keeper.after_evaluation(drifted, {base}, base);
+    keeper.after_evaluation(real, {base, drifted}, base);
+    EXPECT_TRUE(fs::exists(paths.workdir(real.route.hash()))) << "1.3x paired: the one finalist";
+    EXPECT_FALSE(fs::exists(paths.workdir(drifted.route.hash()))) << "1.0x paired, however fast its own median";
+    remove_tree_quietly(dir);
 }
 
 TEST(ConfirmationCandidates, NoneWhenTheDefaultFailed) {

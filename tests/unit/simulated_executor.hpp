@@ -24,7 +24,7 @@ namespace routetune::fake {
 struct Interval {
     bool build = false;
     std::string route;   ///< Route::to_string()
-    std::string lane;    ///< CUDA_VISIBLE_DEVICES of a measurement ("" when unset)
+    std::string lane;    ///< the CUDA_VISIBLE_DEVICES placement of a measurement ("" when unset)
     double start_s = 0;
     double end_s = 0;
     bool cancelled = false;  ///< a build cut short by cancel_build
@@ -45,7 +45,7 @@ public:
 
     JobId start_measure(BuiltCandidate built, const RunBaseline& baseline, DefaultRecord* record) override {
         runner_.take_elapsed();
-        std::string lane = built.environment.count("CUDA_VISIBLE_DEVICES") ? built.environment.at("CUDA_VISIBLE_DEVICES") : "";
+        std::string lane = built.placement.count("CUDA_VISIBLE_DEVICES") ? built.placement.at("CUDA_VISIBLE_DEVICES") : "";
         Route route = built.evaluation.route;
         Job job;
         job.evaluation = evaluator_.measure(built, baseline, record);

@@ -30,7 +30,8 @@ inline StudyHeader sample_header() {
     return header;
 }
 
-/// An evaluation with two cases, a NaN loss and an infinite median, answered by a twin (same_as).
+/// An evaluation with two cases, a NaN loss, an infinite median, paired rounds, answered by a
+/// twin (same_as).
 inline Evaluation sample_evaluation(const std::string& route_text, Status status = Status::Ok) {
     Evaluation evaluation;
     evaluation.route = Route::parse(route_text);
@@ -43,6 +44,7 @@ inline Evaluation sample_evaluation(const std::string& route_text, Status status
     evaluation.artifact_bytes = 5000000000ull;
     evaluation.artifact_path = "/cache/artifacts/abc";
     evaluation.timing = {{0.1, 0.30000000000000004, 1e-9}, 0.1, 0.05, 0.2};
+    evaluation.paired = {{0.2, 0.30000000000000004, 1e-9}, {0.1, 0.25, 2e-9}};
     evaluation.started_at = "2026-11-29T23:00:01Z";
     evaluation.finished_at = "2026-11-29T23:00:02Z";
     evaluation.same_as = "-O=2 -funroll-loops=on";
@@ -90,6 +92,8 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
     EXPECT_EQ(expected.artifact_bytes, actual.artifact_bytes);
     EXPECT_EQ(expected.artifact_path, actual.artifact_path);
     expect_same_timing(expected.timing, actual.timing);
+    EXPECT_EQ(expected.paired.default_s, actual.paired.default_s);
+    EXPECT_EQ(expected.paired.candidate_s, actual.paired.candidate_s);
     EXPECT_EQ(expected.started_at, actual.started_at);
     EXPECT_EQ(expected.finished_at, actual.finished_at);
     EXPECT_EQ(expected.same_as, actual.same_as);
@@ -103,6 +107,18 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
         EXPECT_EQ(expected.cases[i].stderr_tail, actual.cases[i].stderr_tail);
         expect_same_timing(expected.cases[i].timing, actual.cases[i].timing);
     }
+}
+
+/// After an upgrade of a store holding old_row (recorded before the paired columns existed):
+/// it reads back unpaired, and a paired row recorded now reads back whole.
+inline void expect_old_row_unpaired_and_new_row_paired(StudyStore& store, Evaluation old_row) {
+    old_row.paired = {};
+    Evaluation new_row = sample_evaluation("-O=3");
+    store.record(new_row);
+    auto all = store.evaluations();
+    ASSERT_EQ(all.size(), 2u);
+    expect_same(old_row, all[0]);
+    expect_same(new_row, all[1]);
 }
 
 }  // namespace routetune::testing

@@ -450,6 +450,64 @@ TEST(SearchHistory, BeatsNeedsConfidenceAndOk) {
     EXPECT_EQ(history.find(Route::parse("-a=on")), nullptr);
 }
 
+// An evaluation with paired rounds: default_s / candidate_s give the ratios.
+Evaluation paired_evaluation(const std::string& route, double median, std::vector<double> default_s,
+                             std::vector<double> candidate_s) {
+    Evaluation e;
+    e.route = Route::parse(route);
+    e.status = Status::Ok;
+    e.timing.median_s = median;
+    e.timing.ci_low_s = median * 0.99;
+    e.timing.ci_high_s = median * 1.01;
+    e.paired = {std::move(default_s), std::move(candidate_s)};
+    return e;
+}
+
+TEST(SearchHistory, APairedObservationIsTheDefaultsMedianOverThePairedSpeedup) {
+    Evaluation d = paired_evaluation("", 1.0, {1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1.25, 0.8, 1, 1});
+    // Drift made this route's own median 0.5 (a 2x "gain"); its pairs say 1.25x [1.0, 1.6].
+    Evaluation e = paired_evaluation("-a=on", 0.5, {1, 1, 1, 1, 1, 1, 1}, {0.8, 0.8, 0.8, 1, 0.625, 0.8, 0.8});
+    Observation obs = observe(e, &d);
+    EXPECT_TRUE(obs.paired);
+    EXPECT_DOUBLE_EQ(obs.median_s, 1.0 / 1.25);
+    EXPECT_DOUBLE_EQ(obs.ci_low_s, 1.0 / 1.6);
+    EXPECT_DOUBLE_EQ(obs.ci_high_s, 1.0 / 1.0);
+    Observation def = observe(d, &d);
+    EXPECT_DOUBLE_EQ(def.median_s, 1.0) << "the default is 1x against itself";
+    EXPECT_DOUBLE_EQ(def.ci_low_s, 1.0 / 1.25) << "with its A/A interval";
+    EXPECT_DOUBLE_EQ(def.ci_high_s, 1.0 / 0.8);
+    e.paired = {};
+    Observation alone = observe(e, &d);
+    EXPECT_FALSE(alone.paired);
+    EXPECT_DOUBLE_EQ(alone.median_s, 0.5) << "unpaired (an older store): as measured";
+    EXPECT_FALSE(observe(paired_evaluation("-a=on", 0.5, {1}, {1}), nullptr).paired) << "no default, nothing to pair";
+}
+
+TEST(SearchHistory, BeatsTheDefaultByTheLowerEndOfThePairedSpeedup) {
+    SearchHistory history;
+    history.min_gain = 0.02;
+    Evaluation d = paired_evaluation("", 1.0, {1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1.25, 0.8, 1, 1});
+    history.observations.push_back(observe(d, &d));
+    // Ratios 1.03 .. 1.2: the lower end 1.03 clears 1.02, although the default's A/A interval
+    // reaches 1.25 (the pairs hold the default's noise already).
+    Observation clears = observe(paired_evaluation("-a=on", 0.9, {1.03, 1.1, 1.1, 1.1, 1.2, 1.1, 1.1},
+                                                   {1, 1, 1, 1, 1, 1, 1}), &d);
+    EXPECT_TRUE(history.beats_default(clears));
+    EXPECT_TRUE(history.beats(clears, history.observations[0])) << "beats against the default is beats_default";
+    Observation short_of = observe(paired_evaluation("-a=on", 0.9, {1.01, 1.1, 1.1, 1.1, 1.2, 1.1, 1.1},
+                                                     {1, 1, 1, 1, 1, 1, 1}), &d);
+    EXPECT_FALSE(history.beats_default(short_of)) << "lower end 1.01 < 1.02";
+    // Drift: the route's own median (0.5) is far below the default's interval; its pairs are not.
+    Observation drifted = observe(paired_evaluation("-a=on", 0.5, {1, 1, 1, 1, 1, 1, 1},
+                                                    {0.98, 1.02, 1, 1, 0.99, 1, 1.01}), &d);
+    EXPECT_FALSE(history.beats_default(drifted));
+}
+
+}  // namespace
+}  // namespace routetune
+
+namespace routetune {
+namespace {
 
 TEST(AutoStrategy, InAWideSpaceItGrowsARouteOfManyGainsAndResumesFromItsHistory) {
     // The issue-13 shape at 1000 knobs: sweeps, then growth. After 200 builds the best route

@@ -255,7 +255,7 @@ TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
     for (const char* column : {"minimal_route", "minimal_speedup", "minimal_ci_low", "minimal_ci_high"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE outcome DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr, nullptr),
                   SQLITE_OK);
-    for (const char* column : {"owner", "pgid", "pgid_ticks", "same_as"})
+    for (const char* column : {"owner", "pgid", "pgid_ticks", "same_as", "paired_default_samples", "paired_samples"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
                                nullptr),
                   SQLITE_OK);
@@ -287,7 +287,10 @@ TEST_F(StudyStoreTest, AVersionThreeStoreReadsAsUniqueEvaluationsAndGainsSameAsF
     }
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    EXPECT_EQ(sqlite3_exec(db, "ALTER TABLE evaluation DROP COLUMN same_as", nullptr, nullptr, nullptr), SQLITE_OK);
+    for (const char* column : {"same_as", "paired_default_samples", "paired_samples"})
+        EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
+                               nullptr),
+                  SQLITE_OK);
     sqlite3_close(db);
     set_schema_version(path_, "3");
     {
@@ -302,6 +305,32 @@ TEST_F(StudyStoreTest, AVersionThreeStoreReadsAsUniqueEvaluationsAndGainsSameAsF
     store->record(sample_evaluation("-O=3"));
     EXPECT_EQ(store->find(Route::parse("-O=3").hash())->same_as, "-O=2 -funroll-loops=on");
     EXPECT_EQ(store->find(Route::parse("-O=1").hash())->same_as, "");
+}
+
+// Schema 5 added the paired rounds: a version-4 store is read as unpaired (read-only, as it
+// is), and opened for writing it gains the columns, its old rows still unpaired.
+TEST_F(StudyStoreTest, AVersionFourStoreReadsAsUnpairedAndIsUpgradedForWriting) {
+    Evaluation old_row = sample_evaluation("-O=2");
+    StudyStore::open(path_)->record(old_row);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    for (const char* column : {"paired_default_samples", "paired_samples"})
+        EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
+                               nullptr),
+                  SQLITE_OK);
+    sqlite3_close(db);
+    set_schema_version(path_, "4");
+    old_row.paired = {};
+    {
+        std::unique_ptr<StudyStore> reader = StudyStore::open_read_only(path_);
+        EXPECT_EQ(reader->opened_schema_version(), 4);
+        expect_same(old_row, reader->evaluations().at(0));
+        expect_same(old_row, *reader->find(old_row.route.hash()));
+    }
+    std::unique_ptr<StudyStore> store = StudyStore::open(path_);
+    EXPECT_EQ(store->opened_schema_version(), 4);
+    expect_old_row_unpaired_and_new_row_paired(*store, old_row);
+    EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), 5);
 }
 
 TEST_F(StudyStoreTest, ForeignFilesAreRefused) {

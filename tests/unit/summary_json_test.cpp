@@ -27,22 +27,22 @@ const char* const kExpected = R"({
   "classes": [],
   "evaluations": [
     {"route": "", "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
-     "speedup": 1.0, "speedup_ci95": [0.9523809523809523, 1.0526315789473684], "confirmed": false,
+     "speedup": 1.0, "speedup_ci95": [0.9523809523809523, 1.0526315789473684], "speedup_paired": false, "confirmed": false,
      "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
     {"route": "-funroll-loops=on", "phase": "fast", "status": "ok", "time": 0.025,
      "time_ci95": [0.024, 0.026], "speedup": 0.7999999999999999,
-     "speedup_ci95": [0.7692307692307693, 0.8333333333333334], "confirmed": false, "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
+     "speedup_ci95": [0.7692307692307693, 0.8333333333333334], "speedup_paired": false, "confirmed": false, "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
     {"route": "-O=3", "phase": "fast", "status": "ok", "time": 0.016, "time_ci95": [0.0155, 0.0165],
-     "speedup": 1.25, "speedup_ci95": [1.2121212121212122, 1.2903225806451613], "confirmed": true,
+     "speedup": 1.25, "speedup_ci95": [1.2121212121212122, 1.2903225806451613], "speedup_paired": false, "confirmed": true,
      "build_s": 0.75, "loss": {"typical": 1e-09}, "message": ""},
     {"route": "-ffast-math=on", "phase": "fast", "status": "inaccurate", "time": null,
-     "time_ci95": null, "speedup": null, "speedup_ci95": null, "confirmed": false, "build_s": 0.25, "loss": {"typical": null, "edge": null},
+     "time_ci95": null, "speedup": null, "speedup_ci95": null, "speedup_paired": false, "confirmed": false, "build_s": 0.25, "loss": {"typical": null, "edge": null},
      "loss_nonfinite": {"typical": "inf", "edge": "nan"},
      "message": "case edge: loss nan over threshold 1e-06"},
     {"route": "-march=native", "phase": "fast", "status": "build_failed", "time": null,
-     "time_ci95": null, "speedup": null, "speedup_ci95": null, "confirmed": false, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
+     "time_ci95": null, "speedup": null, "speedup_ci95": null, "speedup_paired": false, "confirmed": false, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
     {"route": "-O=2", "phase": "fast", "status": "pending", "time": null, "time_ci95": null,
-     "speedup": null, "speedup_ci95": null, "confirmed": false, "build_s": 0.0, "loss": {}, "message": ""}
+     "speedup": null, "speedup_ci95": null, "speedup_paired": false, "confirmed": false, "build_s": 0.0, "loss": {}, "message": ""}
   ],
   "confirmations": [
     {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3], "time": 0.016,
@@ -53,9 +53,22 @@ const char* const kExpected = R"({
   "notes": ["a loss is null when it was not a finite number (NaN or infinite, which always fails the accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf"]
 })";
 
+// Each timed evaluation's speedup against the default: unpaired here, the default's median over
+// the route's median and over the ends of its interval.
+void expect_unpaired_speedups(Json& expected) {
+    auto put = [&](int i, double median, double low, double high) {
+        expected["evaluations"][i]["speedup"] = 0.02 / median;
+        expected["evaluations"][i]["speedup_ci95"] = Json::array({0.02 / high, 0.02 / low});
+    };
+    put(0, 0.02, 0.019, 0.021);
+    put(1, 0.025, 0.024, 0.026);
+    put(2, 0.016, 0.0155, 0.0165);
+}
+
 TEST(SummaryJson, MatchesTheDesignLayoutExactly) {
     Json actual = summary_to_json(testing::sample_summary(), "rel_l2");
     Json expected = Json::parse(kExpected);
+    expect_unpaired_speedups(expected);
     EXPECT_EQ(actual, expected) << actual.dump(2);
     EXPECT_EQ(actual.dump(-1), expected.dump(-1));
 }
@@ -165,6 +178,23 @@ TEST(SummaryJson, TheTimeLimitWarmProcessesCodeAndBuildSpreadRoundTrip) {
     EXPECT_EQ(summary_to_json(back, "rel_l2"), first);
     original.wall_s = 191;
     EXPECT_FALSE(summary_to_json(original, "rel_l2")["time"]["within_limit"].get<bool>());
+}
+
+TEST(SummaryJson, PairedRoundsGiveThePairedSpeedupAndReadBack) {
+    StudySummary s = testing::sample_summary();
+    s.evaluations[2].paired = {{0.02, 0.02, 0.02, 0.02, 0.02}, {0.02, 0.02, 0.016, 0.02, 0.025}};
+    Json json = summary_to_json(s);
+    const Json& fast = json["evaluations"][2];
+    EXPECT_EQ(fast["route"], "-O=3");
+    EXPECT_EQ(fast["speedup"], 1.0) << "the median of 1, 1, 1.25, 1, 0.8, not the medians' 1.25";
+    EXPECT_EQ(fast["speedup_ci95"], Json::array({0.02 / 0.025, 0.02 / 0.016}));
+    EXPECT_EQ(fast["speedup_paired"], true);
+    EXPECT_EQ(fast["paired_rounds_s"]["candidate"], Json::array({0.02, 0.02, 0.016, 0.02, 0.025}));
+    EXPECT_FALSE(json["evaluations"][1].contains("paired_rounds_s"));
+    StudySummary back = summary_from_json(json);
+    EXPECT_EQ(back.evaluations[2].paired.default_s, s.evaluations[2].paired.default_s);
+    EXPECT_EQ(back.evaluations[2].paired.candidate_s, s.evaluations[2].paired.candidate_s);
+    EXPECT_EQ(summary_to_json(back), json);
 }
 
 TEST(SummaryJson, RoundTripReproducesTheJson) {

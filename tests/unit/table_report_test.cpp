@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "report/markdown_report.hpp"
+#include "report/noise_caution.hpp"
 #include "report/render.hpp"
 #include "report/report_row.hpp"
 #include "routetune/error.hpp"
@@ -20,6 +21,8 @@ TEST(TableReport, ExactTextForTheSampleStudy) {
         "search      fast\n"
         "expression  -O=[2|3] -funroll-loops=[on|off]\n"
         "default     20.000 ms, 95% CI [19.000, 21.000] ms\n"
+        "speedups    unpaired: each route timed alone against the default's first timing; uncalibrated (drift in "
+        "the machine's load can look like a gain)\n"
         "outcome     improved\n"
         "winner      -O=3 (1.25×, 95% CI [1.20×, 1.30×])\n"
         "artifact    .routetune/artifacts/ab.bin\n"
@@ -186,6 +189,59 @@ TEST(ReportRows, TheOutcomeLineSpeaksOnlyOfConfirmedFigures) {
                                "1.02x the default's or better); every speedup marked unconfirmed is a search-phase figure");
     s.outcome = Outcome::Unfinished;
     EXPECT_NE(outcome_text(s).find("unconfirmed"), std::string::npos);
+}
+
+// The sample study with paired rounds: -funroll-loops=on's own median (25 ms) says 0.80x, its
+// pairs say 1.10x; -O=3's median says 1.25x, its pairs 1.05x. Rows follow the paired figures.
+StudySummary paired_sample() {
+    StudySummary s = testing::sample_summary();
+    auto pairs = [](double ratio) { return PairedTiming{{ratio, ratio, ratio, ratio, ratio}, {1, 1, 1, 1, 1}}; };
+    for (auto& e : s.evaluations) {
+        if (e.route.empty()) e.paired = {{1, 1, 1, 1, 1}, {1, 1.02, 0.98, 1, 1}};
+        if (e.route.to_string() == "-O=3") e.paired = pairs(1.05);
+        if (e.route.to_string() == "-funroll-loops=on") e.paired = pairs(1.1);
+    }
+    s.default_evaluation = s.evaluations[0];
+    return s;
+}
+
+// The confirmed -O=3 leads; after it the paired figures order the rest: -funroll-loops=on
+// (1.10x paired, though its median is slower than the default's) before the default.
+TEST(ReportRows, PairedSpeedupsOrderTheRowsAndFillVsDefault) {
+    auto rows = report_rows(paired_sample());
+    EXPECT_EQ(rows[0].route, "-O=3") << "confirmed first";
+    EXPECT_DOUBLE_EQ(*rows[0].vs_default, 1.05);
+    EXPECT_EQ(rows[1].route, "-funroll-loops=on");
+    EXPECT_DOUBLE_EQ(*rows[1].vs_default, 1.1);
+    EXPECT_TRUE(rows[1].paired);
+    EXPECT_EQ(rows[2].route, "(default)");
+    EXPECT_DOUBLE_EQ(*rows[2].vs_default, 1.0);
+    EXPECT_NEAR(rows[2].vs_default_ci->first, 1 / 1.02, 1e-12) << "the default's A/A interval";
+    EXPECT_NEAR(rows[2].vs_default_ci->second, 1 / 0.98, 1e-12);
+    std::string text = table_report(paired_sample(), TableOptions{});
+    EXPECT_NE(text.find("speedups    paired with the default's runs, round by round (calibrated under drifting load); "
+                        "the default against itself (A/A): [0.98, 1.02]\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("2  -funroll-loops=on  ok               25.000  1.10× [1.10, 1.10]"), std::string::npos) << text;
+}
+
+TEST(NoiseCaution, SaysTheMeasuredSpreadOnceAndNeverSuggestsTheSourceInUse) {
+    StudySummary s = paired_sample();
+    TimingSpec timing;
+    timing.min_gain = 0.02;
+    auto caution = noise_caution(*s.default_evaluation, timing);
+    ASSERT_TRUE(caution.has_value()) << "A/A [0.980, 1.020] is 4.0% wide, wider than 2%";
+    EXPECT_NE(caution->find("paired A/A interval (its runs paired with more of its own) is [0.980, 1.020], 4.0% wide, "
+                            "wider than min_gain 2.0%"),
+              std::string::npos)
+        << *caution;
+    EXPECT_NE(caution->find("[timing] source = \"reported\""), std::string::npos) << "process timing may switch";
+    timing.source = "reported";
+    EXPECT_EQ(noise_caution(*s.default_evaluation, timing)->find("reported"), std::string::npos)
+        << "never suggest reported timing to a spec that uses it";
+    timing.min_gain = 0.05;
+    EXPECT_FALSE(noise_caution(*s.default_evaluation, timing).has_value()) << "4% is within 5%";
 }
 
 TEST(MarkdownReport, EscapesAndTabulates) {

@@ -99,8 +99,15 @@ CREATE TABLE artifact_claim (
 );
 )sql";
 
+// Version 3: the rounds of a candidate paired with the default's (Evaluation::paired), each
+// list encoded like samples; '' (an older row, or [timing] paired = false) reads as unpaired.
+const char* kVersion3 = R"sql(
+ALTER TABLE evaluation ADD COLUMN paired_default_samples TEXT NOT NULL DEFAULT '',
+    ADD COLUMN paired_samples TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<std::pair<int, const char*>>& migrations() {
-    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}, {2, kVersion2}};
+    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
     return list;
 }
 

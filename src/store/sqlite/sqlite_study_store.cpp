@@ -60,6 +60,7 @@ std::unique_ptr<SqliteStudyStore::Impl> open_reader(const std::filesystem::path&
     sqlite3_busy_timeout(impl->db.handle(), kBusyTimeoutMs);
     impl->opened_version = prepare_store_schema(impl->db, true);
     impl->has_same_as = has_column(impl->db, "evaluation", "same_as");
+    impl->paired_columns = has_column(impl->db, "evaluation", "paired_samples");
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     return impl;
 }

@@ -123,6 +123,13 @@ constexpr const char* kVersion4 = R"sql(
 ALTER TABLE evaluation ADD COLUMN same_as TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 5: the rounds of a candidate paired with the default's (Evaluation::paired), each
+// list encoded like samples; '' (an older row, or [timing] paired = false) reads as unpaired.
+constexpr const char* kVersion5 = R"sql(
+ALTER TABLE evaluation ADD COLUMN paired_default_samples TEXT NOT NULL DEFAULT '';
+ALTER TABLE evaluation ADD COLUMN paired_samples TEXT NOT NULL DEFAULT '';
+)sql";
+
 std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
     auto statement = db.prepare(std::string("PRAGMA ") + pragma);
     return statement.step() ? statement.integer(0) : 0;
@@ -182,7 +189,8 @@ void create_fresh_schema(SqliteDb& db, const std::vector<StoreMigration>& migrat
 }  // namespace
 
 const std::vector<StoreMigration>& store_migrations() {
-    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
+    static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4},
+                                                                   {5, kVersion5}};
     return migrations;
 }
 

@@ -81,7 +81,7 @@ void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_ev
         return costs_time(builds, reference, candidate);
     };
     std::vector<Observation> history;
-    for (const auto& e : evaluations) history.push_back(observe(e));
+    for (const auto& e : evaluations) history.push_back(observe(e, &default_evaluation));
     MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route,
                                             change_blocks(*outcome.winner, default_evaluation.route, history), judge,
                                             2 * changes + 8);

@@ -60,7 +60,7 @@ TEST(ArtifactKeeper, KeepsTheFoldersOfThePairedFinalists) {
     namespace fs = std::filesystem;
     fs::path dir = make_scratch_folder(fs::temp_directory_path(), "routetune-keeper-");
     StudyPaths paths = make_study_paths(dir, "keep", dir / "keep.sqlite");
-    ArtifactKeeper keeper(paths, false, 1);
+    ArtifactKeeper keeper(paths, false, 1, 0.02);
     Evaluation base = timed("", 1.0);
     Evaluation drifted = timed("-a=1", 0.5);
     drifted.paired = {{0.5, 0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5, 0.5}};

@@ -4,6 +4,7 @@
 // number of rows and wrapped label lines, so whole routes fit.
 #include "report/html_sections.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "report/html_chart_data.hpp"
@@ -15,6 +16,21 @@ namespace routetune {
 std::string html_cell(std::string_view text, std::string_view css) {
     std::string open = css.empty() ? "<td>" : "<td class=\"" + std::string(css) + "\">";
     return open + escape_html(text) + "</td>";
+}
+
+std::string html_route_cell(std::string_view route) {
+    std::string out = "<td class=\"route\">";
+    bool first = true;
+    for (std::size_t start = 0; start < route.size();) {
+        std::size_t end = std::min(route.find(' ', start), route.size());
+        if (end > start) {
+            out += std::string(first ? "" : " ") + "<span class=\"tok\">" + escape_html(route.substr(start, end - start)) +
+                   "</span>";
+            first = false;
+        }
+        start = end + 1;
+    }
+    return out + "</td>";
 }
 
 std::string html_chart(std::string_view kind, std::size_t index, int height_px, std::string_view heading,
@@ -108,7 +124,7 @@ std::string confirmation_table(const StudySummary& summary) {
         auto ms = [](const TimingSummary& t) {
             return format_ms(t.median_s) + " [" + format_ms(t.ci_low_s) + ", " + format_ms(t.ci_high_s) + "]";
         };
-        out += "<tr>" + html_cell(display_route(c.route), "route") +
+        out += "<tr>" + html_route_cell(display_route(c.route)) +
                html_cell(interval_text(c.speedup, c.ci_low, c.ci_high), "num") + html_cell(ms(c.timing), "num") +
                html_cell(ms(c.default_timing), "num") + html_cell(std::to_string(c.timing.samples_s.size()), "num") +
                "</tr>\n";
@@ -123,7 +139,7 @@ std::string evaluations_table(const StudySummary& summary, std::string_view metr
     for (const auto& row : report_rows(summary)) {
         std::string confirmed = format_confirmed(row);
         out += "<tr class=\"" + row_class(row.status) + (row.same_as.empty() ? "" : " same-as") + "\">" +
-               html_cell(std::to_string(row.rank), "num") + html_cell(row.route, "route") + html_cell(to_string(row.status)) +
+               html_cell(std::to_string(row.rank), "num") + html_route_cell(row.route) + html_cell(to_string(row.status)) +
                html_cell(row.time_s ? format_ms(*row.time_s) : "-", "num") + html_cell(format_vs_default(row), "num") +
                html_cell(confirmed, confirmed == "unconfirmed" ? "num unconfirmed" : "num") +
                html_cell(row.max_loss ? format_loss(*row.max_loss) : "-", "num") + html_cell(row.message) + "</tr>\n";
@@ -175,7 +191,7 @@ std::string html_comparison(const std::vector<HtmlStudy>& studies) {
         std::snprintf(wall, sizeof wall, "%.1f s", s.wall_s);
         out += "<tr>" + html_cell(std::to_string(i + 1), "num") + html_cell(s.study) + html_cell(s.search) +
                html_cell(std::to_string(s.evaluations.size()), "num") + html_cell(std::to_string(ok), "num") +
-               html_cell(to_string(s.outcome)) + html_cell(s.winner ? display_route(s.winner->route) : "none", "route") +
+               html_cell(to_string(s.outcome)) + html_route_cell(s.winner ? display_route(s.winner->route) : "none") +
                html_cell(s.winner ? interval_text(s.winner->speedup, s.winner->ci_low, s.winner->ci_high) : "-", "num") +
                html_cell(wall, "num") + "</tr>\n";
     }

@@ -12,6 +12,10 @@ namespace routetune {
 /// A <td> with escaped text and an optional class.
 std::string html_cell(std::string_view text, std::string_view css = "");
 
+/// A <td class="route"> holding route's space-separated values each in a <span class="tok">
+/// that never breaks (so "-march=x86-64" is never cut at its hyphen); lines break between values.
+std::string html_route_cell(std::string_view route);
+
 /// A chart placeholder: <canvas data-chart=kind data-study=index> in a box height_px tall,
 /// under a heading and over a caption.
 std::string html_chart(std::string_view kind, std::size_t index, int height_px, std::string_view heading,

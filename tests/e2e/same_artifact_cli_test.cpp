@@ -114,7 +114,7 @@ TEST_F(SameArtifactCli, TheHtmlPageShowsThemAsTheDefaultAndChartsNone) {
     CliResult r = report({"--format", "html", "--output", (setup_->dir / "s.html").string()});
     std::string html = read_file(setup_->dir / "s.html").value_or("");
     for (const Flip& f : setup_->identical) {
-        std::string cell = "<td class=\"route\">" + route_of(f) + "</td>";
+        std::string cell = "<span class=\"tok\">" + route_of(f) + "</span></td>";
         auto at = html.find(cell);
         ASSERT_NE(at, std::string::npos) << route_of(f);
         std::string row = html.substr(at, html.find("</tr>", at) - at);

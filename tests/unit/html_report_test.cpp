@@ -1,6 +1,7 @@
 #include "report/html_report.hpp"
 
 #include "report/html_chart_data.hpp"
+#include "report/html_sections.hpp"
 
 #include <gtest/gtest.h>
 
@@ -71,11 +72,11 @@ TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
         EXPECT_EQ(count(page, std::string("data-chart=\"") + kind + "\""), 1u) << kind;
     EXPECT_EQ(page.find("data-chart=\"compare-progress\""), std::string::npos);
     const std::string first =
-        "<tr class=\"ok\"><td class=\"num\">1</td><td class=\"route\">-O=3</td><td>ok</td>"
+        "<tr class=\"ok\"><td class=\"num\">1</td><td class=\"route\"><span class=\"tok\">-O=3</span></td><td>ok</td>"
         "<td class=\"num\">16.000</td><td class=\"num\">1.25× [1.21, 1.29]</td><td class=\"num\">1.25× [1.20, 1.30]</td>"
         "<td class=\"num\">1e-09</td><td></td></tr>\n";
     const std::string failed =
-        "<tr class=\"fail\"><td class=\"num\">5</td><td class=\"route\">-march=native</td><td>build_failed</td>"
+        "<tr class=\"fail\"><td class=\"num\">5</td><td class=\"route\"><span class=\"tok\">-march=native</span></td><td>build_failed</td>"
         "<td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td><td class=\"num\">-</td>"
         "<td>gcc: error: bad value for -march</td></tr>\n";
     auto first_at = page.find(first);
@@ -102,7 +103,7 @@ TEST(HtmlReport, TheOutcomeComesFirstAndUnconfirmedFiguresAreMarked) {
     EXPECT_LT(outcome, page.find("<canvas")) << "before the charts";
     EXPECT_NE(page.find("<td class=\"num\">0.80× [0.77, 0.83]</td><td class=\"num unconfirmed\">unconfirmed</td>"),
               std::string::npos);
-    EXPECT_NE(page.find("<tr class=\"ok same-as\"><td class=\"num\">3</td><td class=\"route\">-fgcse-sm=on</td><td>ok</td>"
+    EXPECT_NE(page.find("<tr class=\"ok same-as\"><td class=\"num\">3</td><td class=\"route\"><span class=\"tok\">-fgcse-sm=on</span></td><td>ok</td>"
                         "<td class=\"num\">20.000</td><td class=\"num\">= (default)</td><td class=\"num\">-</td>"),
               std::string::npos);
     nlohmann::json progress = chart_data(s).at("progress");
@@ -142,7 +143,7 @@ TEST(HtmlReport, SeveralStudiesAreComparedFirst) {
     EXPECT_EQ(count(page, "data-study=\"1\""), 6u);
     EXPECT_LT(page.find("id=\"comparison\""), page.find("id=\"study-0\""));
     EXPECT_NE(page.find("<td>matmul-random</td><td>random</td>"), std::string::npos);
-    EXPECT_NE(page.find("<td>default-stays</td><td class=\"route\">none</td><td class=\"num\">-</td>"),
+    EXPECT_NE(page.find("<td>default-stays</td><td class=\"route\"><span class=\"tok\">none</span></td><td class=\"num\">-</td>"),
               std::string::npos);
 }
 
@@ -152,6 +153,18 @@ TEST(HtmlReport, StateChangesWhenAnEvaluationLands) {
     s.evaluations.back().status = Status::Ok;
     EXPECT_NE(study_state({{s, ""}}), before);
     EXPECT_EQ(study_state({{s, ""}}), study_state({{s, "other metric"}}));
+}
+
+// A value is one unbreakable token (the browser broke "-march=x86-64" at its hyphen when the
+// whole cell could break anywhere); lines break only between values.
+TEST(HtmlReport, ARoutesValuesAreNeverBrokenAcrossLines) {
+    EXPECT_EQ(html_route_cell("-O=3  -march=x86-64 -fcf-protection=<none>"),
+              "<td class=\"route\"><span class=\"tok\">-O=3</span> <span class=\"tok\">-march=x86-64</span> "
+              "<span class=\"tok\">-fcf-protection=&lt;none&gt;</span></td>");
+    EXPECT_EQ(html_route_cell(""), "<td class=\"route\"></td>");
+    std::string page = html_report({{testing::sample_summary(), "rel_l2"}});
+    EXPECT_NE(page.find("td.route .tok{white-space:nowrap}"), std::string::npos);
+    EXPECT_EQ(page.find("break-word"), std::string::npos) << "a cell that breaks anywhere cuts values";
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ constexpr std::string_view kStyle =
     "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}"
     "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     "td.route{font-family:monospace;max-width:45em}td.route .tok{white-space:nowrap}"
+    "th.sortable{cursor:pointer}input.row-filter{margin:.4em 0;width:24em}"
     "tr.ok td{background:#f3fbf3}tr.fail td{background:#fdf3f3}tr.pending td{background:#f6f6f6}"
     ".chart{position:relative;width:100%;margin:.5em 0 0}"
     ".caption{color:#555;font-size:.9em;margin:.2em 0 1.5em}"

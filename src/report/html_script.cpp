@@ -236,6 +236,79 @@ std::string_view study_charts_js() {
 )js";
 }
 
+std::string_view table_js() {
+    return R"js(  // Every evaluations table gets a filter box (rows whose text holds it stay) and headers that
+  // sort it (numbers by value, "-" last; a second click reverses). The page's address can name
+  // both, so a view can be shared: #sort=time (or #sort=-time, descending) and #filter=text.
+  function sortableTable(table, wanted) {
+    var header = table.rows[0];
+    var rows = Array.prototype.slice.call(table.rows, 1);
+    var filter = document.createElement('input');
+    filter.type = 'search';
+    filter.className = 'row-filter';
+    filter.placeholder = 'filter rows: route, status, message';
+    filter.setAttribute('aria-label', 'filter the evaluations');
+    table.parentNode.insertBefore(filter, table);
+    function applyFilter(text) {
+      var needle = text.toLowerCase();
+      rows.forEach(function (row) {
+        row.style.display = row.textContent.toLowerCase().indexOf(needle) >= 0 ? '' : 'none';
+      });
+    }
+    filter.addEventListener('input', function () { applyFilter(filter.value); });
+    function key(row, column) {
+      var cell = row.cells[column];
+      if (!cell.classList.contains('num')) return cell.textContent;
+      var value = parseFloat(cell.textContent);
+      return isNaN(value) ? Infinity : value;
+    }
+    var current = -1, ascending = true;
+    function sortBy(column, up) {
+      current = column;
+      ascending = up;
+      var body = rows[0] ? rows[0].parentNode : null;
+      rows.slice().sort(function (a, b) {
+        var x = key(a, column), y = key(b, column);
+        var order = x < y ? -1 : x > y ? 1 : 0;
+        return ascending ? order : -order;
+      }).forEach(function (row) { body.appendChild(row); });
+      Array.prototype.forEach.call(header.cells, function (cell, i) {
+        cell.setAttribute('aria-sort', i === column ? (ascending ? 'ascending' : 'descending') : 'none');
+      });
+    }
+    Array.prototype.forEach.call(header.cells, function (cell, column) {
+      cell.classList.add('sortable');
+      cell.title = 'sort by ' + cell.textContent;
+      cell.addEventListener('click', function () { sortBy(column, column === current ? !ascending : true); });
+    });
+    if (wanted.filter) {
+      filter.value = wanted.filter;
+      applyFilter(wanted.filter);
+    }
+    if (wanted.sort) {
+      var descending = wanted.sort.charAt(0) === '-';
+      var name = (descending ? wanted.sort.slice(1) : wanted.sort).toLowerCase();
+      Array.prototype.forEach.call(header.cells, function (cell, column) {
+        if (cell.textContent.toLowerCase().indexOf(name) === 0 && current < 0) sortBy(column, !descending);
+      });
+    }
+  }
+  var wanted = {};
+  location.hash.slice(1).split('&').forEach(function (part) {
+    var at = part.indexOf('=');
+    if (at > 0) wanted[decodeURIComponent(part.slice(0, at))] = decodeURIComponent(part.slice(at + 1));
+  });
+  document.querySelectorAll('table.evaluations').forEach(function (table) {
+    try {
+      sortableTable(table, wanted);
+    } catch (e) {
+      window.routetuneRecordError('table: ' + e.message);
+    }
+  });
+
+)js";
+}
+
 std::string_view drawing_js() {
     return R"js(  var canvases = document.querySelectorAll('canvas[data-chart]');
   document.body.setAttribute('data-charts', String(canvases.length));
@@ -267,7 +340,7 @@ std::string_view drawing_js() {
 
 std::string_view html_chart_script() {
     static const std::string script = std::string(setup_js()) + std::string(basic_charts_js()) +
-                                      std::string(study_charts_js()) + std::string(drawing_js());
+                                      std::string(study_charts_js()) + std::string(table_js()) + std::string(drawing_js());
     return script;
 }
 

@@ -134,7 +134,7 @@ std::string confirmation_table(const StudySummary& summary) {
 
 std::string evaluations_table(const StudySummary& summary, std::string_view metric) {
     std::string loss_title = metric.empty() ? "loss" : "loss (" + std::string(metric) + ")";
-    std::string out = "<h3>Evaluations</h3>\n<table>\n<tr><th>#</th><th>route</th><th>status</th><th>time (ms)</th>"
+    std::string out = "<h3>Evaluations</h3>\n<table class=\"evaluations\">\n<tr><th>#</th><th>route</th><th>status</th><th>time (ms)</th>"
                       "<th>vs default</th><th>confirmed</th><th>" + escape_html(loss_title) + "</th><th>message</th></tr>\n";
     for (const auto& row : report_rows(summary)) {
         std::string confirmed = format_confirmed(row);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <regex>
 #include <utility>
 
@@ -26,13 +27,13 @@ std::string chromium() {
     if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (Debian package chromium): " \
                                             "the HTML report's browser test did not run"
 
-// The DOM of page after its scripts ran.
-std::string rendered_dom(const fs::path& page) {
+// The DOM of page (opened at #fragment when one is given) after its scripts ran.
+std::string rendered_dom(const fs::path& page, const std::string& fragment = "") {
     ProcessSpec spec;
     spec.argv = {chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--user-data-dir=" + (page.parent_path() / "chromium-profile").string(),
                  "--virtual-time-budget=15000", "--window-size=1280,2000", "--dump-dom",
-                 "file://" + fs::absolute(page).string()};
+                 "file://" + fs::absolute(page).string() + (fragment.empty() ? "" : "#" + fragment)};
     spec.timeout_s = 120;
     spec.output_cap = 32 << 20;
     ProcessResult result = run_process(spec);
@@ -158,6 +159,64 @@ TEST(HtmlBrowser, OutcomeLineFirstAndTheCurveMarksConfirmedPoints) {
     EXPECT_EQ(canvas_attribute(dom, "chart-0-compare-progress", "data-unconfirmed-points"),
               std::to_string(all_unconfirmed));
     EXPECT_EQ(body_attribute(dom, "data-errors"), "") << page_errors(dom);
+}
+
+// The rows of the first evaluations table in dom, each row's cells' text (tags dropped), with
+// whether the row is hidden.
+struct DomRow {
+    std::vector<std::string> cells;
+    bool hidden = false;
+};
+std::vector<DomRow> evaluation_rows(const std::string& dom) {
+    std::vector<DomRow> rows;
+    auto start = dom.find("<table class=\"evaluations\">");
+    if (start == std::string::npos) return rows;
+    std::string table = dom.substr(start, dom.find("</table>", start) - start);
+    static const std::regex row_pattern("<tr([^>]*)>(.*?)</tr>"), cell_pattern("<td[^>]*>(.*?)</td>"), tag("<[^>]*>");
+    for (std::sregex_iterator r(table.begin(), table.end(), row_pattern), end; r != end; ++r) {
+        std::string inner = (*r)[2].str();
+        if (inner.find("<td") == std::string::npos) continue;  // the header
+        DomRow row;
+        row.hidden = (*r)[1].str().find("display: none") != std::string::npos;
+        for (std::sregex_iterator c(inner.begin(), inner.end(), cell_pattern); c != end; ++c)
+            row.cells.push_back(std::regex_replace((*c)[1].str(), tag, ""));
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+// Issue 28: the evaluations table sorts by a column and filters its rows, in a real browser;
+// the page's address names the view (#sort=time, #sort=-time, #filter=text).
+TEST(HtmlBrowser, TheEvaluationsTableSortsAndFilters) {
+    REQUIRE_CHROMIUM();
+    fs::path specs = scratch_specs();
+    CliResult tune = run_cli({"tune", "fault_injection.toml", "--cache", "faults.sqlite", "--json"}, specs);
+    ASSERT_EQ(tune.exit_code, 0) << tune.err;
+    fs::path page = report_html({(specs / "faults.sqlite").string()}, specs / "faults.html");
+    auto times = [](const std::vector<DomRow>& rows) {
+        std::vector<double> out;
+        for (const auto& row : rows)
+            if (row.cells.size() > 3 && row.cells[3] != "-") out.push_back(std::stod(row.cells[3]));
+        return out;
+    };
+    std::vector<double> as_written = times(evaluation_rows(rendered_dom(page)));
+    ASSERT_GE(as_written.size(), 3u);
+    std::vector<double> ascending = times(evaluation_rows(rendered_dom(page, "sort=time")));
+    std::vector<double> expected = as_written;
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(ascending, expected);
+    std::vector<double> descending = times(evaluation_rows(rendered_dom(page, "sort=-time")));
+    std::reverse(expected.begin(), expected.end());
+    EXPECT_EQ(descending, expected);
+    std::vector<DomRow> filtered = evaluation_rows(rendered_dom(page, "filter=build_failed"));
+    std::size_t shown = 0;
+    for (const auto& row : filtered) {
+        bool failed = row.cells.size() > 2 && row.cells[2] == "build_failed";
+        EXPECT_EQ(row.hidden, !failed) << (row.cells.size() > 1 ? row.cells[1] : "");
+        shown += !row.hidden;
+    }
+    EXPECT_GT(shown, 0u);
+    EXPECT_LT(shown, filtered.size());
 }
 
 // The checks can fail: a page that fetches an image and throws is caught by both hooks.

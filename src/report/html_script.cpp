@@ -54,6 +54,7 @@ std::string_view setup_js() {
   var drawnCount = 0;
   var hollow = '#ffffff';
 
+  // (afterRender also writes a linear x axis's tick values into data-x-ticks, for the tests.)
   // Counts the drawn points of a best-so-far curve by the fill they were drawn with (filled:
   // confirmed, hollow: unconfirmed) into data-confirmed-points and data-unconfirmed-points.
   function markPoints(chart) {
@@ -97,6 +98,8 @@ std::string_view setup_js() {
       canvas.setAttribute('data-drawn', 'true');
       canvas.setAttribute('data-painted', String(painted));
       markPoints(chart);
+      if (chart.scales.x && chart.scales.x.type === 'linear')
+        canvas.setAttribute('data-x-ticks', chart.scales.x.ticks.map(function (t) { return t.value; }).join(' '));
       drawnCount++;
       document.body.setAttribute('data-drawn', String(drawnCount));
     }
@@ -161,7 +164,7 @@ std::string_view basic_charts_js() {
                           borderDash: function (ctx) { return confirmedAt(ctx.p0DataIndex) ? [] : [5, 4]; }}};
       })},
       options: {
-        scales: {x: {type: 'linear', title: title('builds (evaluations finished)')},
+        scales: {x: {type: 'linear', title: title('builds (evaluations finished)'), ticks: {precision: 0}},
                  y: {title: title('best speedup so far (\u00d7 default; hollow: unconfirmed)')}},
         plugins: {routetuneMarker: oneAt('y'), legend: {display: studies.length > 1},
                   tooltip: {callbacks: {label: function (item) {

@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <cmath>
 #include <regex>
+#include <sstream>
 #include <utility>
 
 #include "e2e/cli_harness.hpp"
@@ -217,6 +219,23 @@ TEST(HtmlBrowser, TheEvaluationsTableSortsAndFilters) {
     }
     EXPECT_GT(shown, 0u);
     EXPECT_LT(shown, filtered.size());
+}
+
+// Issue 28: the best-so-far curve's build axis counts whole builds, also over a study of two.
+TEST(HtmlBrowser, TheBuildAxisHasWholeNumbersOnly) {
+    REQUIRE_CHROMIUM();
+    fs::path specs = scratch_specs();
+    CliResult tune = run_cli({"tune", "fake_timed.toml", "--cache", "two.sqlite", "--search", "full", "--routes",
+                              "-O=[2|3]", "--json"},
+                             specs, {{"FAKE_JITTER", "0"}});
+    ASSERT_EQ(tune.exit_code, 0) << tune.err;
+    fs::path page = report_html({(specs / "two.sqlite").string()}, specs / "two.html");
+    std::string ticks = canvas_attribute(rendered_dom(page), "chart-0-progress", "data-x-ticks");
+    ASSERT_FALSE(ticks.empty()) << "no ticks recorded";
+    std::istringstream values(ticks);
+    std::size_t count = 0;
+    for (double value; values >> value; ++count) EXPECT_EQ(value, std::floor(value)) << ticks;
+    EXPECT_GE(count, 2u) << ticks;
 }
 
 // The checks can fail: a page that fetches an image and throws is caught by both hooks.

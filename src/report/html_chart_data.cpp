@@ -81,6 +81,21 @@ Json progress(const StudySummary& summary) {
     return points;
 }
 
+// [finish order, route, status, speedup or null, same_as]: every finished evaluation in the
+// order it finished, the per-trial view; a failure has no speedup, a twin shows its twin's.
+Json trials(const StudySummary& summary) {
+    Json out = Json::array();
+    std::size_t n = 0;
+    for (const auto& e : summary.evaluations) {
+        if (e.status == Status::Pending) continue;
+        auto speedup = e.route.empty() ? std::nullopt : search_speedup(summary, e);
+        Json figure = speedup ? finite(speedup->value) : Json(nullptr);
+        if (e.route.empty() && e.status == Status::Ok) figure = 1.0;  // the default is the yardstick
+        out.push_back({++n, display_route(e.route), std::string(to_string(e.status)), figure, e.same_as});
+    }
+    return out;
+}
+
 // The measured ok evaluations with their speedups (same_as ones were not run: their twin is
 // among these), highest speedup first.
 std::vector<Ranked> fastest_ok(const StudySummary& summary) {
@@ -168,6 +183,7 @@ Json chart_data(const StudySummary& summary, const ChartLimits& limits) {
     return {{"study", summary.study},
             {"search", summary.search},
             {"progress", progress(summary)},
+            {"trials", trials(summary)},
             {"routes", routes(ok, limits.routes)},
             {"samples", samples(summary, ok, limits.samples)},
             {"failures", failures(summary)},

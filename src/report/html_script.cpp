@@ -225,9 +225,34 @@ std::string_view study_charts_js() {
     }), 'estimated speedup of the value (\u00d7, additive model, 95% interval)');
   }
 
+  function trialsChart(trials) {
+    var ok = [], twins = [], rejected = [], low = 1;
+    trials.forEach(function (t) { if (t[3] !== null && t[3] < low) low = t[3]; });
+    trials.forEach(function (t) {
+      var point = {x: t[0], y: t[3] === null ? low * 0.95 : t[3], route: t[1] || '(default)', status: t[2]};
+      (t[3] === null ? rejected : t[4] ? twins : ok).push(point);
+    });
+    return {
+      type: 'scatter',
+      data: {datasets: [
+        {label: 'ok', data: ok, backgroundColor: palette[0], pointRadius: 3},
+        {label: 'byte-identical to an earlier one', data: twins, backgroundColor: '#9e9e9e', pointRadius: 3},
+        {label: 'rejected', data: rejected, pointStyle: 'crossRot', borderColor: '#c62828', pointRadius: 5}]},
+      options: {
+        scales: {x: {type: 'linear', title: title('evaluation (finish order)'), ticks: {precision: 0}},
+                 y: {title: title('search-phase speedup (\u00d7 default, unconfirmed)')}},
+        plugins: {routetuneMarker: oneAt('y'), tooltip: {callbacks: {label: function (item) {
+          var p = item.raw;
+          return '#' + p.x + ' ' + p.route + ': ' + p.status + (p.status === 'ok' ? ' ' + times(p.y) : '');
+        }}}}
+      }
+    };
+  }
+
   function configFor(kind, study) {
     if (kind === 'compare-progress') return progressChart(data.studies);
     if (kind === 'progress') return progressChart([study]);
+    if (kind === 'trials') return trialsChart(study.trials);
     if (kind === 'routes') return intervalChart(study.routes, 'speedup vs default (\u00d7), 95% interval of the route\u2019s median');
     if (kind === 'samples') return samplesChart(study.samples);
     if (kind === 'failures') return failuresChart(study.failures);

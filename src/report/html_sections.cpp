@@ -74,6 +74,10 @@ std::string charts(const StudySummary& summary, std::size_t index) {
                                  "evaluation: search-phase figures. A filled point's best route was confirmed (re-measured "
                                  "interleaved with the default; its confirmed speedup is in the Confirmation chart); a "
                                  "hollow point on a dashed line is unconfirmed.");
+    out += html_chart("trials", index, 300, "Every evaluation in the order it finished",
+                      "One point per finished evaluation (search phase, unconfirmed): its speedup over the default "
+                      "when it ran ok (grey: byte-identical to an earlier one, its figure), a red cross at the foot for a "
+                      "rejected route (failed, crashed, timed out, inaccurate, route_conflict); hover for the route.");
     std::vector<std::string> ok_routes, sample_routes;
     for (const auto& row : report_rows(summary))
         if (row.status == Status::Ok && row.time_s && row.same_as.empty() && ok_routes.size() < ChartLimits{}.routes)

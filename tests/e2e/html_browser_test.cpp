@@ -100,9 +100,9 @@ TEST(HtmlBrowser, CpuStudyWithEveryFailureDrawsEveryChart) {
     std::string html = read_file(page).value_or("");
     // Process timing on a loaded machine may leave no candidate to confirm, so the
     // confirmation chart is checked by the GPU test, whose stores hold confirmations.
-    for (const char* kind : {"progress", "routes", "samples", "failures", "effects"})
+    for (const char* kind : {"progress", "trials", "routes", "samples", "failures", "effects"})
         EXPECT_NE(html.find(std::string("data-chart=\"") + kind + "\""), std::string::npos) << kind;
-    expect_every_chart_drawn(page, 5);
+    expect_every_chart_drawn(page, 6);
 }
 
 TEST(HtmlBrowser, GpuStudiesComparedOnOnePage) {

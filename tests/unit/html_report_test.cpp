@@ -68,7 +68,7 @@ TEST(HtmlReport, SelfContainedPageThatFetchesNothing) {
 
 TEST(HtmlReport, EveryChartOfAStudyAndTheRowsInOrder) {
     std::string page = html_report(testing::sample_summary(), "rel_l2");
-    for (const char* kind : {"progress", "routes", "samples", "failures", "effects", "confirmation"})
+    for (const char* kind : {"progress", "trials", "routes", "samples", "failures", "effects", "confirmation"})
         EXPECT_EQ(count(page, std::string("data-chart=\"") + kind + "\""), 1u) << kind;
     EXPECT_EQ(page.find("data-chart=\"compare-progress\""), std::string::npos);
     const std::string first =
@@ -140,7 +140,7 @@ TEST(HtmlReport, SeveralStudiesAreComparedFirst) {
     std::string page = html_report({{testing::sample_summary(), "rel_l2"}, {other, "rel_l2"}});
     EXPECT_EQ(count(page, "data-chart=\"compare-progress\""), 1u);
     EXPECT_EQ(count(page, "data-chart=\"progress\""), 2u);
-    EXPECT_EQ(count(page, "data-study=\"1\""), 6u);
+    EXPECT_EQ(count(page, "data-study=\"1\""), 7u);
     EXPECT_LT(page.find("id=\"comparison\""), page.find("id=\"study-0\""));
     EXPECT_NE(page.find("<td>matmul-random</td><td>random</td>"), std::string::npos);
     EXPECT_NE(page.find("<td>default-stays</td><td class=\"route\"><span class=\"tok\">none</span></td><td class=\"num\">-</td>"),

@@ -77,6 +77,23 @@ TEST(ChartData, ProgressIsTheBestSpeedupAfterEachFinishedEvaluation) {
     EXPECT_EQ(data["confirmation"][0]["low"].get<double>(), 1.2);
 }
 
+// The per-trial view: every finished evaluation in finish order, a rejected one with its status
+// and no speedup, a byte-identical one marked by its twin.
+TEST(ChartData, TrialsAreEveryFinishedEvaluationInOrderWithFailuresMarked) {
+    auto data = chart_data(testing::sample_with_default_twin());
+    const auto& trials = data["trials"];
+    ASSERT_EQ(trials.size(), 6u) << "the pending one is left out";
+    for (std::size_t i = 0; i < trials.size(); ++i) EXPECT_EQ(trials[i][0], i + 1);
+    EXPECT_EQ(trials[0][1], "(default)");
+    EXPECT_DOUBLE_EQ(trials[0][3].get<double>(), 1.0) << "the default ran ok: it is 1, not rejected";
+    EXPECT_DOUBLE_EQ(trials[2][3].get<double>(), 1.25);
+    EXPECT_EQ(trials[4][1], "-march=native");
+    EXPECT_EQ(trials[4][2], "build_failed");
+    EXPECT_TRUE(trials[4][3].is_null());
+    EXPECT_EQ(trials[5][4], "(default)");
+    EXPECT_EQ(trials[2][4], "");
+}
+
 TEST(ChartData, RoutesWrapAtSpacesAndAreNeverCut) {
     EXPECT_EQ(wrap_route("-a=1 -b=2 -c=3", 9), (std::vector<std::string>{"-a=1 -b=2", "-c=3"}));
     EXPECT_EQ(wrap_route("-averylongknob=value -b=2", 5), (std::vector<std::string>{"-averylongknob=value", "-b=2"}));

@@ -373,7 +373,7 @@ CaseRun Evaluator::run_case_in(const BuiltCandidate& built, const CaseSpec& test
     std::optional<std::vector<double>> times = timing_->times(finished, &error);
     if (!times) {
         run.status = Status::RunFailed;
-        run.message = "case '" + test_case.name + "': " + error;
+        run.message = what + ": " + error;
         return run;
     }
     run.time_s = median(*times);

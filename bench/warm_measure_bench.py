@@ -2,21 +2,26 @@
 item 2). Needs PyTorch and a GPU; scripts/gpu-issue26.sh runs it on the H200 (figures of
 2026-12-05 in docs/benchmarks.md, issue 26).
 
-  python3 bench/warm_measure_bench.py MODEL_DIR OUTDIR [ROUTE]
+  python3 bench/warm_measure_bench.py MODEL_DIR OUTDIR [ROUTE [OTHER_ROUTE...]]
 
-builds ROUTE (default: the default route) once with examples/inductor_common/workload.py into
-OUTDIR/work (its own TORCHINDUCTOR_CACHE_DIR), then measures that build, warm first, as each
-line is printed at once (a timeout cuts the slowest modes, fresh and forked, last):
+builds ROUTE (default: the default route, "") and each OTHER_ROUTE once, all at once, with
+examples/inductor_common/workload.py into OUTDIR/work/rN (each its own TORCHINDUCTOR_CACHE_DIR),
+then measures them, warm first, as each line is printed at once (a timeout cuts the slowest
+modes, fresh and forked, last):
 
   fresh    `python3 workload.py run ...`, a new process each time (twice)
   forked   through routetune's fork server, forked.py (twice; the first starts the server)
   warm     python/routetune_measure.py over workload.py, spoken to over its two pipes exactly as
            routetune does (docs/measurement-protocol.md): two processes, A and B; A measures the
-           build twice, B once: the A/A check (same build, twice in one process and in two)
+           first build twice, then each other build, the second again and the first last (so the
+           first request of a build is timed both in a new process and in one that has served
+           others), B the first build once: the A/A check (same build, twice in one process and
+           in two)
 
-and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, process, wall_s
-(the whole measurement as the caller sees it), gpu_s (the sum of the 50 timed calls), median_ms,
-code_sha256 (warm only) and the ratio wall_s / (2 gpu_s + 1 s), which issue 26 asks to be at most 1.
+and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, process, build
+(rN), wall_s (the whole measurement as the caller sees it), gpu_s (the sum of the 50 timed
+calls), first_call_s (the compile from the cache and the first call), median_ms, code_sha256
+(warm only) and the ratio wall_s / (2 gpu_s + 1 s), which issue 26 asks to be at most 1.
 """
 
 import json
@@ -88,50 +93,80 @@ class WarmProcess:
 
 def show(row, table):
     """Prints one measurement's TSV line at once (and into TABLE), so a run cut off still tells."""
-    mode, process, wall_s, gpu_s, median_ms, code = row
+    mode, process, build, wall_s, gpu_s, first_call_s, median_ms, code = row
     ratio = "%.2f" % (wall_s / (2 * gpu_s + 1)) if gpu_s else ""
-    text = "\t".join([mode, process, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % median_ms, code, ratio])
+    text = "\t".join([mode, process, build, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % first_call_s, "%.4f" % median_ms,
+                      code, ratio])
     print(text, flush=True)
     table.write(text + "\n")
     table.flush()
 
 
+def build_all(model_dir, outdir, routes, table):
+    """Builds every route at once, each in OUTDIR/work/rN with its own cache folder (as routetune's
+    parallel builds do); returns [(env, artifact, work)] in the order of routes."""
+    builds, running = [], []
+    started = time.time()
+    for index, route in enumerate(routes):
+        work = os.path.join(outdir, "work", "r%d" % index)
+        os.makedirs(work, exist_ok=True)
+        env, artifact = environment(work, route), os.path.join(work, "artifact")
+        builds.append((env, artifact, work))
+        running.append(subprocess.Popen([sys.executable, WORKLOAD, "build", model_dir, artifact], env=env))
+    for index, process in enumerate(running):
+        if process.wait() != 0:
+            raise RuntimeError("the build of route %d (%r) failed" % (index, routes[index]))
+        show(("build", "-", "r%d" % index, time.time() - started, 0.0, 0.0, 0.0, ""), table)
+    return builds
+
+
+def request_for(model_dir, build, route):
+    env, artifact, work = build
+    return {"route": route, "case": "batch", "args": [], "artifact": artifact, "artifact_sha256": "", "workdir": work,
+            "output": os.path.join(work, "output.npy"), "metrics": os.path.join(work, "metrics.json"), "input": "",
+            "argv": [], "cwd": model_dir,
+            "env": {k: env[k] for k in ("ROUTETUNE_INDUCTOR_ROUTE", "ROUTETUNE_PYTHON_DIR", "TORCHINDUCTOR_CACHE_DIR")}}
+
+
 def main(argv):
-    if len(argv) not in (3, 4):
+    if len(argv) < 3:
         sys.stderr.write(__doc__)
         return 2
     model_dir, outdir = os.path.abspath(argv[1]), os.path.abspath(argv[2])
-    route = argv[3] if len(argv) == 4 else ""
-    work = os.path.join(outdir, "work")
-    os.makedirs(work, exist_ok=True)
-    env = environment(work, route)
-    artifact = os.path.join(work, "artifact")
+    routes = argv[3:] or [""]
+    os.makedirs(outdir, exist_ok=True)
     table = open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8")
-    header = "\t".join(["mode", "process", "wall_s", "gpu_s", "median_ms", "code_sha256", "wall/(2gpu+1)"])
+    header = "\t".join(["mode", "process", "build", "wall_s", "gpu_s", "first_call_s", "median_ms", "code_sha256",
+                        "wall/(2gpu+1)"])
     print(header, flush=True)
     table.write(header + "\n")
-    started = time.time()
-    subprocess.run([sys.executable, WORKLOAD, "build", model_dir, artifact], env=env, check=True)
-    show(("build", "-", time.time() - started, 0.0, 0.0, ""), table)
-    output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")
-    request = {"route": route, "case": "batch", "args": [], "artifact": artifact, "artifact_sha256": "", "workdir": work,
-               "output": output, "metrics": metrics, "input": "", "argv": [], "cwd": model_dir,
-               "env": {k: env[k] for k in ("ROUTETUNE_INDUCTOR_ROUTE", "ROUTETUNE_PYTHON_DIR", "TORCHINDUCTOR_CACHE_DIR")}}
-    for name, runs in (("A", 2), ("B", 1)):
-        process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)
-        show(("warm-start", name, process.start_s, 0.0, 0.0, ""), table)
-        for _ in range(runs):
+    builds = build_all(model_dir, outdir, routes, table)
+    requests = [request_for(model_dir, build, route) for build, route in zip(builds, routes)]
+    # A: the first build twice, then each other build, the second of them again, the first last.
+    order_a = [0, 0] + list(range(1, len(routes))) + ([1] if len(routes) > 1 else []) + ([0] if len(routes) > 1 else [])
+    for name, order in (("A", order_a), ("B", [0])):
+        process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, builds[0][0])
+        show(("warm-start", name, "-", process.start_s, 0.0, 0.0, 0.0, ""), table)
+        for index in order:
             started = time.time()
-            reply = process.run(request)
-            gpu_s, median_ms = metrics_of(metrics)
-            show(("warm", name, time.time() - started, gpu_s, median_ms, reply.get("code_sha256", "")), table)
+            reply = process.run(requests[index])
+            wall_s = time.time() - started
+            with open(requests[index]["metrics"], encoding="utf-8") as handle:
+                first_call_s = json.load(handle).get("first_call_s", 0.0)
+            gpu_s, median_ms = metrics_of(requests[index]["metrics"])
+            show(("warm", name, "r%d" % index, wall_s, gpu_s, first_call_s, median_ms, reply.get("code_sha256", "")),
+                 table)
         process.close()
+    env, _, work = builds[0]
+    output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")
     for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)):
         for attempt in range(2):
             started = time.time()
             subprocess.run([sys.executable, script, "run", model_dir, output, metrics], env=env, check=True)
             gpu_s, median_ms = metrics_of(metrics)
-            show((mode, str(attempt + 1), time.time() - started, gpu_s, median_ms, ""), table)
+            with open(metrics, encoding="utf-8") as handle:
+                first_call_s = json.load(handle).get("first_call_s", 0.0)
+            show((mode, str(attempt + 1), "r0", time.time() - started, gpu_s, first_call_s, median_ms, ""), table)
     return 0
 
 

@@ -2,17 +2,20 @@
 # Issue 26's GPU work on the H200, in device calls of under 10 minutes each. Run from the
 # repository root with scripts/pack-device-binary.sh's portable binary carried (make it here:
 # `bash scripts/pack-device-binary.sh`, then carry .devbin; ROUTETUNE overrides the binary):
-#   scripts/gpu-issue26.sh 1   the environment; the AOTInductor reproduction (docs/gpu/aoti_load_repro.py);
-#                              the cost of one measurement fresh, forked and warm, with the warm
-#                              process's A/A check (bench/warm_measure_bench.py), on inductor_cnn
-#                              and inductor_resnet18
-#   scripts/gpu-issue26.sh 2   inductor_mlp and inductor_cnn, warm, --time-limit 120s
-#   scripts/gpu-issue26.sh 3   inductor_resnet18, warm, --time-limit 300s
-#   scripts/gpu-issue26.sh 4   inductor_resnet18 and inductor_bert, warm, --time-limit 120s
-#   scripts/gpu-issue26.sh 5   inductor_resnet18, forked (a fresh process per run, as before), --time-limit 300s
+#   scripts/gpu-issue26.sh 1   the environment; the cost of one measurement fresh, forked and warm
+#                              (bench/warm_measure_bench.py on inductor_resnet18: three routes built
+#                              at once, the warm process's first request of a build in a new process
+#                              and in one that served others, its A/A check); inductor_resnet18,
+#                              forked (a fresh process per run, as before), --time-limit 300s
+#   scripts/gpu-issue26.sh 2   inductor_resnet18, warm, --time-limit 300s; inductor_bert, warm, 120s
+#   scripts/gpu-issue26.sh 3   inductor_mlp and inductor_cnn, warm, --time-limit 120s; the AOTInductor
+#                              reproduction (docs/gpu/aoti_load_repro.py, with a native backtrace
+#                              where gdb is installed)
+#   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
+#   scripts/gpu-issue26.sh study NAME LIMIT warm|forked     one study
 # "warm" studies run each example's spec with `[run] server` added (spec_warm.toml beside it:
 # one measurement process per GPU, docs/measurement-protocol.md). Each study runs
-# `routetune tune --json --jobs $JOBS --time-limit L` under `timeout` of L + 180 s, so an overrun
+# `routetune tune --json --jobs $JOBS --time-limit L` under `timeout` of L + OVERRUN s (180, less where the device call is short), so an overrun
 # is measured rather than cut, and records its wall time against the limit. Each phase leaves two
 # files under $OUT: phaseN.txt (one line per step: what ran, its exit code, wall time against the
 # limit, outcome, evaluations, confirmed speedup, the warm processes' default checks; phase 1: the
@@ -58,7 +61,7 @@ study() {
   [[ -f $dir/eager.npy ]] || python3 examples/inductor_common/workload.py eager "$dir" "$dir/eager.npy" 2>> "$work/$name.eager.log"
   local tag=${name}_${mode}_${limit}s
   local store=$work/$tag.sqlite start=$SECONDS
-  (cd "$dir" && timeout -s INT $((limit + 180)) "$ROUTETUNE" tune "$spec" --json --jobs "$JOBS" \
+  (cd "$dir" && timeout -s INT $((limit + ${OVERRUN:-180})) "$ROUTETUNE" tune "$spec" --json --jobs "$JOBS" \
       --time-limit "${limit}s" --cache "$store" "$@" > "$work/$tag.json" 2> "$work/$tag.log")
   local code=$? wall=$((SECONDS - start))
   cp -r "${store%.sqlite}/warm" "$work/$tag.warm" 2>/dev/null
@@ -82,6 +85,17 @@ print(f"{tag}: exit {code}, {wall} s of {limit} s (summary wall {s['time']['wall
 PY
 }
 
+# bench MODEL SECONDS [ROUTE...]: the measurement cost alone, under its own timeout
+bench() {
+  local model=$1 seconds=$2
+  shift 2
+  timeout "$seconds" python3 bench/warm_measure_bench.py "examples/$model" "$work/bench_$model" "$@" \
+      > "$work/bench_$model.log" 2>&1
+  note "warm_measure_bench $model: exit $?"
+  cat "$work/bench_$model/warm_bench.tsv" >> "$summary" 2>/dev/null
+  rm -rf "$work/bench_$model/work"
+}
+
 case $phase in
 1)
   {
@@ -89,35 +103,22 @@ case $phase in
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
     python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
     nproc
+    command -v gdb || echo "no gdb"
   } > "$work/environment.txt" 2>&1
   cat "$work/environment.txt" >> "$summary"
-  timeout 240 python3 docs/gpu/aoti_load_repro.py "$work/aoti" > "$work/aoti_repro.log" 2>&1
+  bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on"
+  OVERRUN=40 study inductor_resnet18 300 forked ;;
+2) OVERRUN=60 study inductor_resnet18 300 warm; OVERRUN=40 study inductor_bert 120 warm ;;
+3)
+  study inductor_mlp 120 warm; study inductor_cnn 120 warm
+  timeout 200 python3 docs/gpu/aoti_load_repro.py "$work/aoti" compile-linear metadata-linear load-linear > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
-  rm -f "$work"/aoti/*.pt2
-  for model in inductor_cnn inductor_resnet18; do
-    timeout 150 python3 bench/warm_measure_bench.py "examples/$model" "$work/bench_$model" > "$work/bench_$model.log" 2>&1
-    note "warm_measure_bench $model: exit $?"
-    cat "$work/bench_$model/warm_bench.tsv" >> "$summary" 2>/dev/null
-    rm -rf "$work/bench_$model/work"
-  done
-  ;;
-2) study inductor_mlp 120 warm; study inductor_cnn 120 warm ;;
-3) study inductor_resnet18 300 warm ;;
-4) study inductor_resnet18 120 warm; study inductor_bert 120 warm ;;
-5) study inductor_resnet18 300 forked ;;
-bench)  # bench MODEL SECONDS...: the measurement cost alone, per model, each under its own timeout
-  shift
-  while (($# >= 2)); do
-    timeout "$2" python3 bench/warm_measure_bench.py "examples/$1" "$work/bench_$1" > "$work/bench_$1.log" 2>&1
-    note "warm_measure_bench $1: exit $?"
-    cat "$work/bench_$1/warm_bench.tsv" >> "$summary" 2>/dev/null
-    rm -rf "$work/bench_$1/work"
-    shift 2
-  done ;;
-study)  # study NAME LIMIT MODE: one study
-  study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|bench MODEL SECONDS...|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+  grep -A40 -E '^(#0|Thread .* received signal)' "$work/aoti_repro.log" | head -60 >> "$summary"
+  rm -f "$work"/aoti/*.pt2 ;;
+bench) shift; bench "$@" ;;
+study) study "$2" "$3" "$4" ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 rm -rf "$work/cache"
 tar -czf "$OUT/phase$phase${2:+_$2}.tar.gz" -C "$work" --exclude 'work' --exclude '*.pt2' .

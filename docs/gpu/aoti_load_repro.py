@@ -4,13 +4,15 @@ torch._inductor.aoti_load_package on it died with a segmentation fault inside _l
 fresh process. Run on the H200 on 2026-12-05 (scripts/gpu-issue26.sh 1): both the one-layer
 Linear package and ResNet-18's built, and both loads died with SIGSEGV in _load_aoti.
 
-  python3 docs/gpu/aoti_load_repro.py OUTDIR
+  python3 docs/gpu/aoti_load_repro.py OUTDIR [STEP...]      (every step without STEP)
 
 Each step runs in a process of its own (python3 -X faulthandler THIS --step NAME ...), so a
 segmentation fault ends only that step, names it, and prints the Python stack of the thread
-that crashed. The steps bisect where the crash lives:
+that crashed; where gdb is installed, a load step runs under `gdb -batch -ex run -ex bt` for the
+native stack. The steps bisect where the crash lives:
 
   compile-linear   a one-layer model: export + aoti_compile_and_package -> OUTDIR/linear.pt2
+  metadata-linear  the three calls _load_aoti makes, one at a time, with timestamps
   load-linear      aoti_load_package(linear.pt2) in a fresh process, run once, compare with eager
   compile-resnet   torchvision resnet18 (random weights, batch 16), the issue's model -> resnet18.pt2
   load-resnet      the issue's crash: aoti_load_package(resnet18.pt2) in a fresh process
@@ -26,11 +28,30 @@ log is what docs/gpu-adapters.md's AOTInductor section needs.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
 
-STEPS = ["compile-linear", "load-linear", "compile-resnet", "load-resnet", "load-resnet-cpu-first", "same-process"]
+STARTED = time.time()
+
+STEPS = ["compile-linear", "metadata-linear", "load-linear", "compile-resnet", "load-resnet", "load-resnet-cpu-first", "same-process"]
+
+
+def read_metadata(name, outdir):
+    """The package's metadata and this device's, read the way _load_aoti reads them before it builds
+    the loader: which of the three calls faults."""
+    import torch
+
+    path = os.path.join(outdir, name + ".pt2")
+    print("metadata of %s at %.1f s" % (path, time.time() - STARTED), flush=True)
+    metadata = torch._C._aoti.AOTIModelPackageLoader.load_metadata_from_package(path, "model")
+    print("package metadata:", json.dumps(dict(metadata), sort_keys=True), flush=True)
+    device = torch._inductor.codecache.get_device_information(metadata["AOTI_DEVICE_KEY"])
+    print("device information:", json.dumps({k: str(v) for k, v in device.items()}, sort_keys=True), flush=True)
+    print("loader at %.1f s" % (time.time() - STARTED), flush=True)
+    torch._C._aoti.AOTIModelPackageLoader(path, "model", False, 1, -1)
+    print("loader built at %.1f s" % (time.time() - STARTED), flush=True)
 
 
 def model_and_input(name):
@@ -80,9 +101,9 @@ def load_package(name, outdir, cuda_first=False):
         torch.cuda.init()
         (torch.ones(1, device="cuda") + 1).item()
     model, example = model_and_input(name)
-    print("loading", os.path.join(outdir, name + ".pt2"), flush=True)
+    print("loading %s at %.1f s" % (os.path.join(outdir, name + ".pt2"), time.time() - STARTED), flush=True)
     package = torch._inductor.aoti_load_package(os.path.join(outdir, name + ".pt2"))
-    print("loaded", flush=True)
+    print("loaded at %.1f s" % (time.time() - STARTED), flush=True)
     with torch.no_grad():
         eager = model(example)
         out = package(example)
@@ -99,6 +120,8 @@ def step(name, outdir):
     print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0), flush=True)
     if name == "compile-linear":
         compile_package("linear", outdir)
+    elif name == "metadata-linear":
+        read_metadata("linear", outdir)
     elif name == "load-linear":
         load_package("linear", outdir)
     elif name == "compile-resnet":
@@ -116,18 +139,22 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "--step":
         step(argv[2], argv[3])
         return 0
-    if len(argv) != 2:
+    if len(argv) < 2 or any(name not in STEPS for name in argv[2:]):
         sys.stderr.write(__doc__)
         return 2
     outdir = os.path.abspath(argv[1])
     os.makedirs(outdir, exist_ok=True)
-    for name in STEPS:
+    gdb = shutil.which("gdb")
+    for name in argv[2:] or STEPS:
         started = time.time()
-        done = subprocess.run([sys.executable, "-X", "faulthandler", os.path.abspath(__file__), "--step", name, outdir],
-                              capture_output=True, text=True, timeout=600)
+        command = [sys.executable, "-X", "faulthandler", os.path.abspath(__file__), "--step", name, outdir]
+        if gdb and name.startswith("load"):
+            command = [gdb, "-batch", "-ex", "run", "-ex", "bt 30", "--args"] + command
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
         code = "signal %d" % -done.returncode if done.returncode < 0 else "exit %d" % done.returncode
-        print("%s: %s in %.1f s" % (name, code, time.time() - started), flush=True)
-        for line in (done.stdout + done.stderr).strip().splitlines()[-25:]:
+        print("%s: %s in %.1f s%s" % (name, code, time.time() - started, " (under gdb)" if command[0] == gdb else ""),
+              flush=True)
+        for line in (done.stdout + done.stderr).strip().splitlines()[-60 if command[0] == gdb else -25:]:
             print("    " + line)
     return 0
 

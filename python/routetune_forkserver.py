@@ -11,9 +11,11 @@ ROUTETUNE_FORKSERVER_PRELOAD (default "torch"; comma separated; "" for none) and
 else: no CUDA context, no compiled graph. For each call it forks a child that takes the
 caller's descriptors, folder and environment, puts itself in a process group of its own and
 runs the script; so every candidate still runs in a process of its own, only without paying
-for the imports. `call` exits with the child's exit code, or kills itself with the child's
-signal. When `call` dies (a timeout kills its process group), the server sees its socket
-close and kills the child's process group.
+for the imports. The child runs at the caller's niceness (routetune runs builds niced, [build]
+nice), or at the server's where that is lower in priority: the server keeps the niceness of the
+`call` that started it. `call` exits with the child's exit code, or kills itself with the
+child's signal. When `call` dies (a timeout kills its process group), the server sees its
+socket close and kills the child's process group.
 
 The socket is ROUTETUNE_FORKSERVER_SOCKET, else one per user, Python executable and preload
 list under the temporary folder. The server exits after ROUTETUNE_FORKSERVER_IDLE_S seconds
@@ -88,7 +90,7 @@ def call(argv):
         if client is None:
             sys.stderr.write(f"routetune_forkserver: no server answered on {path} (see {path}.log)\n")
             return 70
-    request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+    request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "nice": os.nice(0)}).encode()
     socket.send_fds(client, [len(request).to_bytes(8, "big") + request], [0, 1, 2])
     reply = b""
     while True:
@@ -123,6 +125,9 @@ def _child(request, fds):
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    lower_by = int(request.get("nice", 0)) - os.nice(0)
+    if lower_by > 0:  # a niced caller (a build) gets a niced child; a child never runs above the server
+        os.nice(lower_by)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])

@@ -32,6 +32,8 @@ struct BuildSpec {
     std::string cwd;                      ///< "" = the spec's folder; "{workdir}" or a folder
     std::map<std::string, std::string> env;
     std::vector<std::string> inputs;      ///< globs of the files the build reads (relative to the spec's folder), hashed into a lock
+    int nice = 10;                        ///< added to each build's niceness, so builds running beside a
+                                          ///< measurement yield the CPU to it; 0: builds at the tuner's priority
 };
 
 /// [run]

@@ -211,6 +211,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
     std::string relative_limit;
     process.timeout_s = build_timeout(&relative_limit);
     process.memory_limit_bytes = spec_.build.memory_limit_mb << 20;
+    process.nice_increment = spec_.build.nice;
     process.output_cap = 64 << 10;
     process.output_limit_bytes = spec_.build.max_output_mb << 20;
     process.label = route.hash();

@@ -72,7 +72,7 @@ void read_build(Spec& spec, const TomlSection& root) {
     auto section = root.table("build");
     if (!section) throw UsageError(spec.file.string() + ": the spec has no [build] table (required: command)");
     section->check_keys({"command", "timeout_s", "relative_timeout", "relative_timeout_floor_s", "memory_limit_mb",
-                         "max_output_mb", "cwd", "env", "inputs"});
+                         "max_output_mb", "cwd", "env", "inputs", "nice"});
     spec.build.command = required_command(*section);
     if (auto value = section->number_in("timeout_s", ranges::timeout_s)) spec.build.timeout_s = *value;
     if (auto value = section->number_in("relative_timeout", ranges::relative_timeout)) spec.build.relative_timeout = *value;
@@ -80,6 +80,7 @@ void read_build(Spec& spec, const TomlSection& root) {
         spec.build.relative_timeout_floor_s = *value;
     if (auto value = section->integer_in("memory_limit_mb", ranges::memory_limit_mb)) spec.build.memory_limit_mb = *value;
     if (auto value = section->integer_in("max_output_mb", ranges::max_output_mb)) spec.build.max_output_mb = *value;
+    if (auto value = section->integer_in("nice", ranges::build_nice)) spec.build.nice = static_cast<int>(*value);
     if (auto value = section->string("cwd")) spec.build.cwd = resolve_cwd(spec, *value);
     if (auto value = section->string_map("env")) spec.build.env = *value;
     if (auto inputs = section->strings("inputs")) {

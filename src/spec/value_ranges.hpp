@@ -30,6 +30,7 @@ inline constexpr NumberRange relative_timeout{0, true, 1e6};        ///< [build]
 inline constexpr NumberRange relative_timeout_floor_s{0, true, 1e7}; ///< [build]/[run] relative_timeout_floor_s
 inline constexpr IntegerRange memory_limit_mb{0, std::int64_t{1} << 30};  ///< [build]/[run] memory_limit_mb
 inline constexpr IntegerRange max_output_mb{1, std::int64_t{1} << 20};    ///< [build]/[run] max_output_mb
+inline constexpr IntegerRange build_nice{0, 19};                  ///< [build] nice (a niceness increment)
 inline constexpr IntegerRange warmup{0, 10000};                     ///< [timing] warmup
 inline constexpr IntegerRange repeats{1, 100000};                   ///< [timing] repeats
 inline constexpr IntegerRange confirm_rounds{1, 100000};            ///< [timing] confirm_rounds

@@ -9,7 +9,7 @@
 // CLONE_VM | CLONE_VFORK on a stack of its own (mmap'ed here), the calling thread suspended
 // until the child has exec'ed or exited. All strings and descriptors are prepared in the parent,
 // and the child only calls async-signal-safe functions (setpgid, sigaction, fcntl, dup2,
-// close_range, chdir, setrlimit, sigprocmask, execve, _exit) and writes nothing of the
+// close_range, chdir, setrlimit, nice, sigprocmask, execve, _exit) and writes nothing of the
 // parent's but the failure record it was handed. Every signal is blocked across the clone; the
 // child sets every handled signal and the usual ignored ones to their defaults (it shares the
 // parent's memory, so none of the tool's handlers may run in it), then unblocks everything
@@ -37,7 +37,7 @@ extern char** environ;
 namespace routetune::detail {
 namespace {
 
-enum class FailedStep : int { Descriptors = 1, Chdir, MemoryLimit, FileSizeLimit, Exec };
+enum class FailedStep : int { Descriptors = 1, Chdir, MemoryLimit, FileSizeLimit, Priority, Exec };
 
 // The signals a child gets back at their defaults (the tool may ignore or handle them).
 constexpr int kDefaultedSignals[] = {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGXFSZ};
@@ -91,6 +91,10 @@ int run_child(void* raw) {
         rlimit limit{plan.file_size_limit_bytes, plan.file_size_limit_bytes};
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(arguments, FailedStep::FileSizeLimit);
     }
+    if (plan.nice_increment > 0) {
+        errno = 0;
+        if (nice(plan.nice_increment) == -1 && errno != 0) child_fail(arguments, FailedStep::Priority);
+    }
     sigset_t empty;
     sigemptyset(&empty);
     sigprocmask(SIG_SETMASK, &empty, nullptr);
@@ -113,6 +117,7 @@ std::string describe(const ChildFailure& failure, const LaunchPlan& plan) {
         case FailedStep::Chdir: return "cannot change to folder '" + plan.cwd + "': " + reason;
         case FailedStep::MemoryLimit: return "cannot set the memory limit: " + reason;
         case FailedStep::FileSizeLimit: return "cannot set the file-size limit: " + reason;
+        case FailedStep::Priority: return "cannot lower the scheduling priority: " + reason;
         case FailedStep::Exec: break;
     }
     return "cannot execute '" + plan.program + "': " + reason;
@@ -187,7 +192,7 @@ std::vector<std::string> merged_environment(const std::map<std::string, std::str
 Launched launch_child(const LaunchPlan& plan) {
     std::vector<char*> argv = pointers(plan.argv);
     std::vector<char*> envp = pointers(plan.envp);
-    if (plan.memory_limit_bytes == 0 && plan.file_size_limit_bytes == 0)
+    if (plan.memory_limit_bytes == 0 && plan.file_size_limit_bytes == 0 && plan.nice_increment == 0)
         return spawn_child(plan, argv.data(), envp.data());
     constexpr std::size_t kStackBytes = 256 << 10;
     void* stack = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);

@@ -21,6 +21,7 @@ struct LaunchPlan {
     std::string cwd;                 ///< empty: inherit
     std::uint64_t memory_limit_bytes = 0;     ///< 0: none; else RLIMIT_AS (soft and hard)
     std::uint64_t file_size_limit_bytes = 0;  ///< 0: none; else RLIMIT_FSIZE (soft and hard)
+    int nice_increment = 0;          ///< 0: the parent's scheduling priority; else added with nice()
     int stdin_fd = -1;               ///< becomes the child's descriptor 0
     int stdout_fd = -1;              ///< becomes descriptor 1
     int stderr_fd = -1;              ///< becomes descriptor 2

@@ -232,6 +232,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     plan.cwd = spec.cwd.string();
     plan.memory_limit_bytes = spec.memory_limit_bytes;
     plan.file_size_limit_bytes = spec.file_size_limit_bytes;
+    plan.nice_increment = spec.nice_increment;
     if (rlimit own{}; plan.file_size_limit_bytes > 0 && getrlimit(RLIMIT_FSIZE, &own) == 0 && own.rlim_max != RLIM_INFINITY)
         plan.file_size_limit_bytes = std::min<std::uint64_t>(plan.file_size_limit_bytes, own.rlim_max);
     if (std::string error = resolve_program(spec, plan); !error.empty()) return spawn_failure(error);

@@ -22,6 +22,8 @@ struct ProcessSpec {
     std::uint64_t memory_limit_bytes = 0;            ///< 0: none; else RLIMIT_AS of the child
     std::uint64_t file_size_limit_bytes = 0;         ///< 0: none; else RLIMIT_FSIZE of the child and its
                                                      ///< descendants (a longer write ends it by SIGXFSZ)
+    int nice_increment = 0;                          ///< 0: the parent's priority; else added to the child's
+                                                     ///< niceness (it yields the CPU to processes at 0)
     std::size_t output_cap = 1 << 20;                ///< bytes kept of stdout and of stderr each
     std::filesystem::path stdout_file;               ///< non-empty: stdout is streamed to this file
     std::string stdin_data;                          ///< written to the child's stdin, then closed

@@ -30,6 +30,8 @@ protected:
                    "    open(sys.argv[2], 'w').write(str(os.getpid())); sys.stdout.flush(); time.sleep(60)\n"
                    "if sys.argv[1] == 'server':\n"
                    "    open(sys.argv[2], 'w').write(str(os.getppid()))\n"
+                   "if sys.argv[1] == 'nice':\n"
+                   "    print('niceness', os.nice(0))\n"
                    "if sys.argv[1] == 'segv':\n"
                    "    os.kill(os.getpid(), 11)\n"
                    "sys.exit(int(sys.argv[1]) if sys.argv[1].isdigit() else 0)\n");
@@ -67,6 +69,20 @@ TEST_F(ForkServerTest, ChildGetsTheCallersArgvFolderEnvironmentAndStdio) {
     auto again = run_process(second);
     EXPECT_TRUE(again.succeeded()) << again.err;
     EXPECT_NE(again.out.find("X another"), std::string::npos);  // not the first caller's environment
+}
+
+TEST_F(ForkServerTest, TheChildRunsAtItsCallersNiceness) {
+    auto niceness_of = [](int increment) {
+        ProcessSpec spec = call({"nice"});
+        spec.nice_increment = increment;
+        ProcessResult result = run_process(spec);
+        EXPECT_TRUE(result.succeeded()) << result.err;
+        std::size_t at = result.out.find("niceness ");
+        return at == std::string::npos ? -100 : std::stoi(result.out.substr(at + 9));
+    };
+    int own = niceness_of(0);
+    EXPECT_EQ(niceness_of(6), std::min(own + 6, 19)) << "a niced caller (a build) gets a niced child";
+    EXPECT_EQ(niceness_of(0), own) << "the next child is not left niced";
 }
 
 TEST_F(ForkServerTest, ASignalOfTheChildIsTheCallersSignal) {

@@ -81,6 +81,18 @@ TEST_F(Evaluate, ARouteTheCompilerWouldOverrideIsRouteConflictAndIsNotBuilt) {
     EXPECT_EQ(built, (std::vector<std::string>{"-a=1", ""}));
 }
 
+TEST_F(Evaluate, BuildsYieldTheCpuByTheSpecsNiceAndRunsKeepTheTunersPriority) {
+    bench.spec.build.nice = 4;
+    evaluate("-a=1", bench.baseline(0.5));
+    int builds = 0, runs = 0;
+    for (const auto& call : bench.runner.calls()) {
+        EXPECT_EQ(call.spec.nice_increment, call.build ? 4 : 0) << (call.build ? "build" : "run");
+        ++(call.build ? builds : runs);
+    }
+    EXPECT_EQ(builds, 1);
+    EXPECT_GE(runs, 1);
+}
+
 TEST_F(Evaluate, OneInaccurateCaseMakesTheRouteInaccurateAndEveryLossIsRecorded) {
     two_cases();
     bench.spec.accuracy.metric = "rel_l2";

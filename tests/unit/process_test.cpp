@@ -374,6 +374,18 @@ TEST(RunProcess, FileSizeLimitEndsAWriterPastIt) {
     EXPECT_EQ(killed.signal, SIGXFSZ);
 }
 
+TEST(RunProcess, NiceIncrementLowersOnlyTheChildsPriority) {
+    ProcessSpec spec = shell("nice");
+    ProcessResult same = run_process(spec);
+    spec.nice_increment = 7;
+    ProcessResult lowered = run_process(spec);
+    ASSERT_TRUE(same.succeeded()) << same.err;
+    ASSERT_TRUE(lowered.succeeded()) << lowered.err;
+    int own = std::stoi(same.out);
+    EXPECT_EQ(std::stoi(lowered.out), std::min(own + 7, 19));
+    EXPECT_EQ(std::stoi(run_process(shell("nice")).out), own) << "the parent's priority is left alone";
+}
+
 TEST(RunProcess, AStdoutFileThatCannotBeWrittenIsReportedAndEndsTheChild) {
     ProcessSpec spec = shell("yes");
     spec.stdout_file = "/dev/full";

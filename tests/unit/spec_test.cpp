@@ -67,6 +67,7 @@ base = ["-O2", "-g"]
 command = ["{compiler}", "{flags}", "mm.c", "-o{artifact}"]
 timeout_s = 120
 memory_limit_mb = 2048
+nice = 3
 cwd = "{workdir}"
 env = { LC_ALL = "C" }
 
@@ -140,6 +141,7 @@ argv = "-DUSE_SIMD"
     EXPECT_EQ(spec.build.command, (std::vector<std::string>{"{compiler}", "{flags}", "mm.c", "-o{artifact}"}));
     EXPECT_EQ(spec.build.timeout_s, 120);
     EXPECT_EQ(spec.build.memory_limit_mb, 2048u);
+    EXPECT_EQ(spec.build.nice, 3);
     EXPECT_EQ(spec.build.cwd, "{workdir}");
     EXPECT_EQ(spec.build.env, (std::map<std::string, std::string>{{"LC_ALL", "C"}}));
     EXPECT_EQ(spec.run.command, (std::vector<std::string>{"{artifact}", "{input}", "--metrics={metrics}"}));
@@ -243,7 +245,15 @@ TEST_F(SpecTest, UnknownKeyNamesLineValidKeysAndSuggestion) {
     std::string message = error_of("[build]\ncommand = [\"cc\"]\ntimout_s = 5\n[run]\ncommand = [\"x\"]\n");
     EXPECT_EQ(message, (dir_ / "spec.toml").string() +
                            ":3:1: unknown key 'timout_s' in [build] (valid keys: command, timeout_s, "
-                           "relative_timeout, relative_timeout_floor_s, memory_limit_mb, max_output_mb, cwd, env, inputs); did you mean 'timeout_s'?");
+                           "relative_timeout, relative_timeout_floor_s, memory_limit_mb, max_output_mb, cwd, env, inputs, nice); did you mean 'timeout_s'?");
+}
+
+TEST_F(SpecTest, BuildNiceIsTenByDefaultAndANicenessIncrement) {
+    EXPECT_EQ(parse(kMinimal).build.nice, 10);
+    std::string message = error_of("[build]\ncommand = [\"cc\"]\nnice = 20\n[run]\ncommand = [\"x\"]\n");
+    EXPECT_NE(message.find(":3:"), std::string::npos) << message;
+    EXPECT_NE(message.find("nice"), std::string::npos) << message;
+    EXPECT_NE(message.find("19"), std::string::npos) << message;
 }
 
 TEST_F(SpecTest, UnknownTopLevelTable) {

@@ -8,7 +8,7 @@
 #                              and in one that served others, its A/A check); inductor_resnet18,
 #                              forked (a fresh process per run, as before), --time-limit 300s
 #   scripts/gpu-issue26.sh 2   inductor_resnet18, warm, --time-limit 300s; inductor_bert, warm, 120s
-#   scripts/gpu-issue26.sh 3   inductor_mlp and inductor_cnn, warm, --time-limit 120s; the AOTInductor
+#   scripts/gpu-issue26.sh 3   inductor_cnn, warm, --time-limit 120s; the AOTInductor
 #                              reproduction (docs/gpu/aoti_load_repro.py, with a native backtrace
 #                              where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -110,7 +110,7 @@ case $phase in
   OVERRUN=40 study inductor_resnet18 300 forked ;;
 2) OVERRUN=60 study inductor_resnet18 300 warm; OVERRUN=40 study inductor_bert 120 warm ;;
 3)
-  study inductor_mlp 120 warm; study inductor_cnn 120 warm
+  OVERRUN=40 study inductor_cnn 120 warm
   timeout 200 python3 docs/gpu/aoti_load_repro.py "$work/aoti" compile-linear metadata-linear load-linear > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"

@@ -389,6 +389,8 @@ struct Evaluator::Rounds {
     fs::path partner_outputs;               // where the partner's runs leave {output} and {metrics} (removed at the end)
     std::string label;                      // the measured route's hash: its pending row names the partner's runs too
     std::string pairing_note;               // why the pairing ended early
+    bool partner_is_self = false;           // the partner is the measured build itself (the default's A/A)
+    std::map<std::size_t, double> first_wall_s;  // case -> wall time of the measured build's first run
 };
 
 bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun& run, const RunBaseline& baseline,
@@ -412,14 +414,16 @@ bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun&
     if (verdict.status == Status::Inaccurate && e.message.empty())
         e.message = "case '" + test_case.name + "': " + verdict.message;
     rounds.times.add(i, run.time_s, run.samples, run.wall_s, is_timed(test_case));
+    rounds.first_wall_s.emplace(i, run.wall_s);
     return true;
 }
 
-void Evaluator::run_partner(Rounds& rounds, const CaseSpec& test_case, const RunBaseline& baseline) const {
+void Evaluator::run_partner(Rounds& rounds, std::size_t i, const RunBaseline& baseline) const {
     if (!rounds.partner) return;
-    CaseRun run = run_case_in(*rounds.partner, test_case, baseline, rounds.partner_outputs, rounds.label, nullptr, "");
+    CaseRun run = run_case_in(*rounds.partner, spec_.cases[i], baseline, rounds.partner_outputs, rounds.label, nullptr, "");
     if (run.status == Status::Ok) {
         rounds.times.add_partner(run.time_s);
+        if (rounds.partner_is_self) rounds.first_wall_s.emplace(i, run.wall_s);
         return;
     }
     rounds.partner.reset();
@@ -434,7 +438,10 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
     int warmup = spec_.timing.warmup;
     Rounds rounds{MeasuredRounds(cases, warmup), baseline.paired_default, partner_outputs(built.workdir),
                   built.evaluation.route.hash(), ""};
-    if (!rounds.partner && baseline.paired_self) rounds.partner = built;
+    if (!rounds.partner && baseline.paired_self) {
+        rounds.partner = built;
+        rounds.partner_is_self = true;
+    }
     std::error_code ec;
     if (rounds.partner) {
         rounds.partner->placement = built.placement;
@@ -448,12 +455,12 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
             const CaseSpec& test_case = spec_.cases[i];
             if (round > 0 && !is_timed(test_case)) continue;
             bool paired_case = is_timed(test_case);  // a component-failure case is never part of a time
-            if (partner_first && paired_case) run_partner(rounds, test_case, baseline);
+            if (partner_first && paired_case) run_partner(rounds, i, baseline);
             if (!take_run(e, i, round, run_case(built, test_case, baseline), baseline, record, rounds)) {
                 remove_tree_quietly(rounds.partner_outputs);
                 return e;
             }
-            if (!partner_first && paired_case) run_partner(rounds, test_case, baseline);
+            if (!partner_first && paired_case) run_partner(rounds, i, baseline);
         }
         if (round == 0 && !e.message.empty()) {
             // Every case was checked; the route is out. Its one round is kept as a time so a
@@ -468,7 +475,11 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
         }
         rounds.times.end(rounds.partner.has_value());
     }
-    for (std::size_t i = 0; i < cases && record; ++i) record->wall_s[spec_.cases[i].name] = rounds.times.median_wall(i);
+    for (std::size_t i = 0; i < cases && record; ++i) {
+        record->wall_s[spec_.cases[i].name] = rounds.times.median_wall(i);
+        if (auto first = rounds.first_wall_s.find(i); first != rounds.first_wall_s.end())
+            record->first_wall_s[spec_.cases[i].name] = first->second;
+    }
     rounds.times.finish(e, rounds.partner.has_value());  // a pairing cut short keeps none of its rounds
     remove_tree_quietly(rounds.partner_outputs);
     if (!rounds.pairing_note.empty()) e.message = rounds.pairing_note;

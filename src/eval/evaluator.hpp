@@ -43,6 +43,8 @@ struct BuiltCandidate {
 struct RunBaseline {
     std::map<std::string, std::string> reference_outputs;  ///< case name -> output bytes
     std::map<std::string, double> default_case_s;          ///< case name -> default's median wall time (s)
+    std::map<std::string, double> default_case_first_s;    ///< case name -> wall time of the default build's first
+                                                           ///< run (a warm process loading it); absent: as above
     std::optional<BuiltCandidate> paired_default;          ///< the default's build, run next to every round of
                                                            ///< a measured candidate; nullopt: candidates timed alone
     bool paired_self = false;                              ///< without paired_default: pair a measured build with
@@ -53,6 +55,7 @@ struct RunBaseline {
 struct DefaultRecord {
     std::map<std::string, std::string> outputs;  ///< case name -> first output
     std::map<std::string, double> wall_s;        ///< case name -> median process wall time
+    std::map<std::string, double> first_wall_s;  ///< case name -> wall time of the build's first run
 };
 
 /// One run of one case.
@@ -135,7 +138,8 @@ private:
                         const std::string& file_tag) const;
     bool take_run(Evaluation& e, std::size_t i, int round, const CaseRun& run, const RunBaseline& baseline,
                   DefaultRecord* record, Rounds& rounds) const;
-    void run_partner(Rounds& rounds, const CaseSpec& test_case, const RunBaseline& baseline) const;
+    /// Runs case i of the paired default's build beside the measured one (ends the pairing on failure).
+    void run_partner(Rounds& rounds, std::size_t i, const RunBaseline& baseline) const;
     double run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const;
     double build_timeout(std::string* reason) const;
 

@@ -82,7 +82,7 @@ std::optional<std::string> ConfirmationRunner::does_not_fit(const std::vector<Ev
     if (!clock_) return std::nullopt;
     std::vector<double> build_s;
     for (const auto& e : routes) build_s.push_back(e.build_s);
-    ConfirmationCost cost = confirmation_cost(timing_, jobs_, default_run_s(baseline_), build_s);
+    ConfirmationCost cost = confirmation_cost(timing_, jobs_, default_run_cost(baseline_), build_s);
     double left = deadline_s_ - clock_->now_s();
     if (cost.total_s() <= left) return std::nullopt;
     char text[160];

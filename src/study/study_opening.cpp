@@ -114,7 +114,8 @@ void save_default_record(const StudyPaths& paths, const DefaultRecord& record) {
     std::error_code ec;
     fs::create_directories(paths.references, ec);
     std::string error;
-    if (!write_file(paths.references / "wall_times.json", nlohmann::json(record.wall_s).dump(), &error)) {
+    if (!write_file(paths.references / "wall_times.json", nlohmann::json(record.wall_s).dump(), &error) ||
+        !write_file(paths.references / "first_run_times.json", nlohmann::json(record.first_wall_s).dump(), &error)) {
         throw RuntimeFailure("cannot save the default route's run times: " + error);
     }
     for (const auto& [name, bytes] : record.outputs) {
@@ -124,6 +125,23 @@ void save_default_record(const StudyPaths& paths, const DefaultRecord& record) {
         }
     }
 }
+
+namespace {
+
+// {case name: seconds} of a study file of the default's run times; empty when missing or unreadable
+// (a study from before the file existed, for first_run_times.json).
+std::map<std::string, double> saved_case_seconds(const fs::path& file) {
+    std::map<std::string, double> seconds_by_case;
+    BoundedRead saved = read_bounded(file, kMaxStudyFileBytes, "study file");
+    auto json = nlohmann::json::parse(saved.bytes.value_or("{}"), nullptr, false);
+    if (!json.is_object()) return seconds_by_case;
+    for (const auto& [name, seconds] : json.items()) {
+        if (seconds.is_number() && seconds.get<double>() > 0) seconds_by_case[name] = seconds.get<double>();
+    }
+    return seconds_by_case;
+}
+
+}  // namespace
 
 RunBaseline golden_baseline(const Spec& spec) {
     RunBaseline baseline;
@@ -146,13 +164,8 @@ RunBaseline make_run_baseline(const Spec& spec, const StudyPaths& paths) {
         }
         baseline.reference_outputs[test_case.name] = std::move(*saved.bytes);
     }
-    BoundedRead walls_file = read_bounded(paths.references / "wall_times.json", kMaxStudyFileBytes, "study file");
-    auto walls = nlohmann::json::parse(walls_file.bytes.value_or("{}"), nullptr, false);
-    if (walls.is_object()) {
-        for (const auto& [name, seconds] : walls.items()) {
-            if (seconds.is_number() && seconds.get<double>() > 0) baseline.default_case_s[name] = seconds.get<double>();
-        }
-    }
+    baseline.default_case_s = saved_case_seconds(paths.references / "wall_times.json");
+    baseline.default_case_first_s = saved_case_seconds(paths.references / "first_run_times.json");
     return baseline;
 }
 

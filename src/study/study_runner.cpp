@@ -140,11 +140,13 @@ bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, con
     double limit = spec.search.time_limit_s;
     if (limit <= 0 || ledger.default_evaluation()->status != Status::Ok) return true;
     const TimingSpec& timing = spec.timing;
-    double run_s = default_run_s(baseline);
-    double measurement_s = run_s * (timing.warmup + timing.repeats) * (baseline.paired_default ? 2 : 1);  // paired: D C
+    RunCost run = default_run_cost(baseline);
+    // A candidate's measurement: its first run loads it, the later ones and the paired default's (D C) do not.
+    int runs = timing.warmup + timing.repeats;
+    double measurement_s = run.first_s + (runs - 1) * run.repeat_s + (baseline.paired_default ? runs * run.repeat_s : 0);
     int jobs = std::max(options_.jobs, 1);
-    auto plan = [&timing, &ledger, run_s, jobs] {
-        return planned_confirmation(timing, jobs, run_s, ledger.evaluations(), *ledger.default_evaluation());
+    auto plan = [&timing, &ledger, run, jobs] {
+        return planned_confirmation(timing, jobs, run, ledger.evaluations(), *ledger.default_evaluation());
     };
     scheduler.keep_free([plan, measurement_s] { return plan().total_s() + measurement_s; });
     ConfirmationCost cost = plan();

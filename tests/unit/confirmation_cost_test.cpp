@@ -29,7 +29,7 @@ Evaluation evaluation(const std::string& route, double median_s, double build_s)
 }
 
 TEST(ConfirmationCost, RunsEveryBuildOfEveryRouteInEveryPassAndBuildsInWavesOfJobs) {
-    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 4, 1.5, {10, 30, 20});
+    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 4, RunCost{1.5, 1.5}, {10, 30, 20});
     EXPECT_EQ(cost.passes, 2);
     EXPECT_EQ(cost.routes, 3u);
     EXPECT_EQ(cost.builds, 3);
@@ -40,7 +40,7 @@ TEST(ConfirmationCost, RunsEveryBuildOfEveryRouteInEveryPassAndBuildsInWavesOfJo
 }
 
 TEST(ConfirmationCost, AWarmUpIsOnePassMoreAndKeptBuildsCostNothing) {
-    ConfirmationCost cost = confirmation_cost(timing(10, 1, 3, false, 3), 8, 0.2, {5, 5});
+    ConfirmationCost cost = confirmation_cost(timing(10, 1, 3, false, 3), 8, RunCost{0.2, 0.2}, {5, 5});
     EXPECT_EQ(cost.passes, 11);
     EXPECT_EQ(cost.builds, 1) << "confirm_builds counts only on fresh builds";
     EXPECT_EQ(cost.build_waves, 0u);
@@ -51,11 +51,27 @@ TEST(ConfirmationCost, ThePlanCountsTheRoutesItWouldConfirmAndTheDefaultsBuildFo
     Evaluation d = evaluation("", 1.0, 10);
     std::vector<Evaluation> evaluations{d, evaluation("-a=1", 0.5, 40), evaluation("-a=2", 0.995, 90)};
     // -a=2 is not min_gain faster: its slow build is not the confirmation's.
-    ConfirmationCost cost = planned_confirmation(timing(2, 0, 3, true, 1), 1, 0.1, evaluations, d);
+    ConfirmationCost cost = planned_confirmation(timing(2, 0, 3, true, 1), 1, RunCost{0.1, 0.1}, evaluations, d);
     EXPECT_EQ(cost.routes, 4u) << "the default, -a=1 and two slots the search may still fill";
     EXPECT_DOUBLE_EQ(cost.build_s, 40);
     EXPECT_EQ(cost.build_waves, 4u);
-    EXPECT_DOUBLE_EQ(default_run_s(RunBaseline{{}, {{"a", 0.25}, {"b", 0.5}}}), 0.75) << "one run: every case once";
+    RunCost run = default_run_cost(RunBaseline{{}, {{"a", 0.25}, {"b", 0.5}}});
+    EXPECT_DOUBLE_EQ(run.repeat_s, 0.75) << "one run: every case once";
+    EXPECT_DOUBLE_EQ(run.first_s, 0.75) << "no first run recorded: a first run costs a later one's";
+}
+
+TEST(ConfirmationCost, ABuildsFirstRunCostsWhatTheDefaultBuildsFirstRunCost) {
+    RunBaseline baseline{{}, {{"a", 1.0}, {"b", 0.5}}};
+    baseline.default_case_first_s = {{"a", 5.0}, {"b", 0.25}};
+    RunCost run = default_run_cost(baseline);
+    EXPECT_DOUBLE_EQ(run.first_s, 5.5) << "a: 5 s to load and run; b: never below its later runs' 0.5 s";
+    EXPECT_DOUBLE_EQ(run.repeat_s, 1.5);
+    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 9, run, {30, 30, 30});
+    EXPECT_DOUBLE_EQ(cost.total_s(), 3 * 3 * (5.5 + 1 * 1.5) + 1 * 30) << "9 fresh builds, each loaded once";
+    EXPECT_EQ(cost.describe(),
+              "2 passes x 3 routes x 3 builds x 1.5 s per run (5.5 s a build's first) + 1 wave of fresh builds x 30 s");
+    ConfirmationCost three = confirmation_cost(timing(3, 0, 2, true, 3), 9, run, {30, 30, 30});
+    EXPECT_DOUBLE_EQ(three.total_s() - cost.total_s(), 3 * 3 * 1.5) << "one pass more: every build's later run";
 }
 
 }  // namespace

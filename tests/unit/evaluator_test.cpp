@@ -240,6 +240,27 @@ TEST_F(Evaluate, TheDefaultsOwnMeasurementIsPairedWithItself) {
     EXPECT_EQ(e.timing.samples_s.size(), 5u);
 }
 
+TEST_F(Evaluate, TheDefaultsRecordKeepsItsBuildsFirstRunApartFromTheMedian) {
+    bench.spec.timing.repeats = 3;
+    bench.runner.routes[""].run_times = {6, 1, 1.5, 1, 1, 1};
+    evaluator = bench.evaluator();
+    RunBaseline baseline = bench.baseline();
+    baseline.default_case_s.clear();  // the default's own measurement: no relative timeout yet
+    baseline.paired_self = true;
+    DefaultRecord record;
+    ASSERT_EQ(evaluator->measure(evaluator->build(Route{}, "default"), baseline, &record).status, Status::Ok);
+    const std::string name = bench.spec.cases.at(0).name;
+    ASSERT_EQ(record.first_wall_s.count(name), 1u);
+    EXPECT_DOUBLE_EQ(record.first_wall_s.at(name), 6) << "the partner's first run is the build's first (it loads it)";
+    EXPECT_DOUBLE_EQ(record.wall_s.at(name), 1) << "the measured runs' median: 1.5, 1, 1";
+    DefaultRecord unpaired;
+    baseline.paired_self = false;
+    bench.runner.routes[""].run_times = {4, 2, 2};
+    ASSERT_EQ(evaluator->measure(evaluator->build(Route{}, "default"), baseline, &unpaired).status, Status::Ok);
+    ASSERT_EQ(unpaired.first_wall_s.count(name), 1u);
+    EXPECT_DOUBLE_EQ(unpaired.first_wall_s.at(name), 4) << "timed alone, its own first run";
+}
+
 TEST_F(Evaluate, ADefaultRunThatFailsEndsThePairingNotTheCandidate) {
     evaluator = bench.evaluator();
     RunBaseline baseline = bench.baseline();

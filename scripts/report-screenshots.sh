@@ -25,4 +25,4 @@ cp -r examples/matmul "$out/matmul"
 rm -rf "$out/matmul/.routetune"
 (cd "$out/matmul" && "$build/routetune" tune spec.toml --search full --cache "$out/stays.sqlite" \
    --routes "-O=[1|2] -fgcse-las=[on|off] -fipa-icf=[on|off]" >/dev/null)
-shoot "$out/stays.sqlite" docs/report-default-stays.png 2600
+shoot "$out/stays.sqlite" docs/report-default-stays.png 3700

@@ -4,13 +4,14 @@
 // measured so, where the default's median drifting cannot reorder them), then those without one
 // by median time (stable, ties by route text); the others are bucketed by status in the fixed
 // report order, keeping finish order inside a bucket. The worst loss treats NaN as worse than
-// any number, since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE",
-// never a speedup.
+// any number, since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE"
+// (the twin's changes from the default route), never a speedup.
 #include "report/report_row.hpp"
 
 #include "report/case_classes.hpp"
 #include "report/left_out_note.hpp"
 #include "report/route_changes.hpp"
+#include "routetune/error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,13 +61,25 @@ std::optional<double> worst_loss(const Evaluation& evaluation) {
     return worst;
 }
 
+// The twin a same_as names, shown like every route: as its changes from the default route ("(default)"
+// as it is; a twin that differs in no knob, or text that is no route, keeps its whole text).
+std::string twin_text(const std::string& same_as, const DefaultRoute& base) {
+    if (same_as.empty() || same_as == display_route(Route())) return same_as;
+    try {
+        std::string changes = route_changes_text(Route::parse(same_as), base);
+        return changes == kNoChanges ? same_as : changes;
+    } catch (const UsageError&) {
+        return same_as;
+    }
+}
+
 ReportRow make_row(const Evaluation& evaluation, const StudySummary& summary, const DefaultRoute& base) {
     ReportRow row;
     row.route = route_changes_text(evaluation.route, base);
     row.full_route = display_route(evaluation.route);
     row.phase = evaluation.phase;
     row.status = evaluation.status;
-    row.same_as = evaluation.same_as;
+    row.same_as = twin_text(evaluation.same_as, base);
     row.reference = summary.default_evaluation && evaluation.route == summary.default_evaluation->route;
     if (has_timing(evaluation.timing)) {
         row.time_s = evaluation.timing.median_s;

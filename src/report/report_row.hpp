@@ -28,7 +28,7 @@ struct ReportRow {
     bool paired = false;                ///< vs_default comes from rounds paired with the default's
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
     std::string message;                ///< one line
-    std::string same_as;                ///< the route whose artifact it is (Evaluation::same_as); "" when unique
+    std::string same_as;                ///< the route whose artifact it is (Evaluation::same_as) as its changes; "" when unique
     bool reference = false;             ///< the default's own row
     std::optional<Confirmation> confirmation;  ///< its interleaved re-measurement, when it was confirmed
 };

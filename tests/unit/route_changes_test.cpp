@@ -114,6 +114,20 @@ TEST(RouteChanges, EveryReportFormatShowsTheChanges) {
               std::string::npos);
 }
 
+TEST(RouteChanges, ATwinIsNamedByItsChangesToo) {
+    StudySummary s = sample_with_knob_defaults();
+    Evaluation twin = testing::evaluation("-O=3 -funroll-loops=on", "fast", Status::Ok);
+    twin.same_as = "-O=3 -funroll-loops=off";
+    Evaluation plain_twin = testing::evaluation("-O=2 -fgcse-sm=on -march=x86-64", "fast", Status::Ok);
+    plain_twin.same_as = "(default)";
+    s.evaluations.push_back(twin);
+    s.evaluations.push_back(plain_twin);
+    std::map<std::string, std::string> vs_default;
+    for (const auto& row : report_rows(s)) vs_default[row.route] = format_vs_default(row);
+    EXPECT_EQ(vs_default.at("-O=3 -funroll-loops=on"), "= -O=3");
+    EXPECT_EQ(vs_default.at("-fgcse-sm=on"), "= (default)");
+}
+
 TEST(RouteChanges, WithoutKnobDefaultsReportsShowWholeRoutesAndSaySo) {
     StudySummary s = testing::sample_summary();
     s.evaluations.push_back(testing::evaluation("-O=2 -funroll-loops=off", "fast", Status::BuildFailed));

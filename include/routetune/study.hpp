@@ -79,6 +79,7 @@ struct StudySummary {
     std::uint64_t output_bytes = 0;                  ///< of those, everything else: run outputs, metrics, build leftovers
     double wall_s = 0;                               ///< wall time of the study so far
     std::vector<LeftOutAxisValue> left_out;          ///< values `~` left out for the study's CPU, each with why
+    std::map<std::string, std::string> knob_defaults; ///< the expression's knobs with a known default: each one's value at the base flags
     double time_limit_s = 0;                         ///< --time-limit (0: none)
     double confirmation_reserve_s = 0;               ///< what the search kept free for the confirmation (estimate)
     double confirmation_s = 0;                       ///< what the confirmation took

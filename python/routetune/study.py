@@ -48,6 +48,8 @@ class Evaluation:
     speedup_ci95: Optional[Tuple] = None
     confirmed: Optional[bool] = None             # re-measured interleaved with the default
     same_as: Optional[str] = None                # the route whose byte-identical artifact answered it
+    route_changes: Dict[str, Optional[str]] = field(default_factory=dict)  # knob -> value where it differs from
+                                                                            # the default route (None: left unset)
 
     @classmethod
     def from_json(cls, data):
@@ -59,7 +61,7 @@ class Evaluation:
                    time=data.get("time"), time_ci95=_interval(data.get("time_ci95")), build_s=data.get("build_s"),
                    loss=loss, message=data.get("message") or "", speedup=data.get("speedup"),
                    speedup_ci95=_interval(data.get("speedup_ci95")), confirmed=data.get("confirmed"),
-                   same_as=data.get("same_as"))
+                   same_as=data.get("same_as"), route_changes=data.get("route_changes") or {})
 
 
 @dataclass

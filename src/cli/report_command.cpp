@@ -69,7 +69,7 @@ void add_report_command(CLI::App& app, Action& action) {
     add_store_options(*c, a->store);
     c->add_option("--format", a->format, "table | json | markdown | html");
     c->add_option("--output", a->output, "write the report to this file instead of stdout");
-    c->add_flag("--wide", a->wide, "table: show whole routes instead of cutting them at 60 columns");
+    c->add_flag("--wide", a->wide, "table: show each route's changes from the default uncut instead of cutting them at 60 columns");
     c->footer("Exit codes: 0 the report was written; 1 a store could not be read or the output written; "
               "2 bad options or no store at the path.");
     c->callback([a, &action] { action = [a] { return run(*a); }; });

@@ -257,7 +257,7 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_option("--seed", a->seed, "seed of randomised strategies");
     c->add_flag("--include-unsafe", a->options.include_unsafe, "let globs match knobs tagged unsafe");
     c->add_flag("--json", a->json, "print only the summary JSON on stdout");
-    c->add_flag("--wide", a->wide, "the final table shows whole routes instead of cutting them at 60 columns");
+    c->add_flag("--wide", a->wide, "the final table shows each route's changes from the default uncut instead of cutting them at 60 columns");
     c->footer("Exit codes: 0 the study finished (improved or default-stays); 1 no eligible route, or a runtime failure; 2 bad input (spec, expression, options) and nothing ran; 3 --continue found a different environment fingerprint (the differences are printed); 130 interrupted: state is saved, --continue resumes.");
     c->add_option("--audit", a->audit, "audit log (default: STORE.audit.jsonl beside the store)");
     c->callback([a, &action] { action = [a] { return run(*a); }; });

@@ -6,7 +6,8 @@
 // default yet). Routes answered by a byte-identical twin (same_as) were not run, so the curve and
 // the route and sample charts leave them out; the confirmation's interval is the interleaved
 // bootstrap's. Failures are counted per phase and
-// status, ok included, so the chart shows what share of each phase failed.
+// status, ok included, so the chart shows what share of each phase failed. A route is labelled
+// by its changes from the default route (route_changes_text), its full text beside for tooltips.
 #include "report/html_chart_data.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "report/knob_effects.hpp"
 #include "report/report_row.hpp"
+#include "report/route_changes.hpp"
 
 namespace routetune {
 
@@ -44,8 +46,10 @@ namespace {
 
 Json finite(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
-Json interval(const std::string& route, double speedup, double low, double high) {
-    return {{"route", route}, {"lines", wrap_route(route)}, {"speedup", finite(speedup)},
+// route: the route's changes from the default (its label), full: every assignment (its tooltip).
+Json interval(const Route& route, const DefaultRoute& base, double speedup, double low, double high) {
+    std::string shown = route_changes_text(route, base);
+    return {{"route", shown}, {"full", display_route(route)}, {"lines", wrap_route(shown)}, {"speedup", finite(speedup)},
             {"low", finite(low)}, {"high", finite(high)}};
 }
 
@@ -81,9 +85,9 @@ Json progress(const StudySummary& summary) {
     return points;
 }
 
-// [finish order, route, status, speedup or null, same_as]: every finished evaluation in the
-// order it finished, the per-trial view; a failure has no speedup, a twin shows its twin's.
-Json trials(const StudySummary& summary) {
+// [finish order, route's changes, status, speedup or null, same_as, full route]: every finished
+// evaluation in the order it finished, the per-trial view; a failure has no speedup, a twin shows its twin's.
+Json trials(const StudySummary& summary, const DefaultRoute& base) {
     Json out = Json::array();
     std::size_t n = 0;
     for (const auto& e : summary.evaluations) {
@@ -91,7 +95,8 @@ Json trials(const StudySummary& summary) {
         auto speedup = e.route.empty() ? std::nullopt : search_speedup(summary, e);
         Json figure = speedup ? finite(speedup->value) : Json(nullptr);
         if (e.route.empty() && e.status == Status::Ok) figure = 1.0;  // the default is the yardstick
-        out.push_back({++n, display_route(e.route), std::string(to_string(e.status)), figure, e.same_as});
+        out.push_back({++n, route_changes_text(e.route, base), std::string(to_string(e.status)), figure, e.same_as,
+                       display_route(e.route)});
     }
     return out;
 }
@@ -106,32 +111,33 @@ std::vector<Ranked> fastest_ok(const StudySummary& summary) {
     return ok;
 }
 
-Json routes(const std::vector<Ranked>& ok, std::size_t limit) {
+Json routes(const std::vector<Ranked>& ok, const DefaultRoute& base, std::size_t limit) {
     Json out = Json::array();
     for (std::size_t i = 0; i < ok.size() && i < limit; ++i) {
         const SpeedupFigure& s = ok[i].speedup;
-        out.push_back(interval(display_route(ok[i].evaluation->route), s.value, s.ci95 ? s.ci95->first : NAN,
+        out.push_back(interval(ok[i].evaluation->route, base, s.value, s.ci95 ? s.ci95->first : NAN,
                                s.ci95 ? s.ci95->second : NAN));
     }
     return out;
 }
 
-Json sample_row(const Evaluation& e) {
+Json sample_row(const Evaluation& e, const DefaultRoute& base) {
     Json ms = Json::array();
     for (double s : e.timing.samples_s) ms.push_back(finite(s * 1000));
-    return {{"route", display_route(e.route)}, {"lines", wrap_route(display_route(e.route))}, {"ms", ms}};
+    std::string shown = route_changes_text(e.route, base);
+    return {{"route", shown}, {"lines", wrap_route(shown)}, {"ms", ms}};
 }
 
-Json samples(const StudySummary& summary, const std::vector<Ranked>& ok, std::size_t limit) {
+Json samples(const StudySummary& summary, const std::vector<Ranked>& ok, const DefaultRoute& base, std::size_t limit) {
     Json out = Json::array();
     if (summary.default_evaluation && !summary.default_evaluation->timing.samples_s.empty())
-        out.push_back(sample_row(*summary.default_evaluation));
+        out.push_back(sample_row(*summary.default_evaluation, base));
     std::size_t shown = 0;
     for (const Ranked& ranked : ok) {
         const Evaluation* e = ranked.evaluation;
         if (shown == limit) break;
         if (e->route.empty() || e->timing.samples_s.empty()) continue;
-        out.push_back(sample_row(*e));
+        out.push_back(sample_row(*e, base));
         ++shown;
     }
     return out;
@@ -169,10 +175,9 @@ Json effects(const StudySummary& summary, std::size_t limit) {
     return out;
 }
 
-Json confirmation(const StudySummary& summary) {
+Json confirmation(const StudySummary& summary, const DefaultRoute& base) {
     Json out = Json::array();
-    for (const auto& c : summary.confirmations)
-        out.push_back(interval(display_route(c.route), c.speedup, c.ci_low, c.ci_high));
+    for (const auto& c : summary.confirmations) out.push_back(interval(c.route, base, c.speedup, c.ci_low, c.ci_high));
     return out;
 }
 
@@ -180,15 +185,16 @@ Json confirmation(const StudySummary& summary) {
 
 Json chart_data(const StudySummary& summary, const ChartLimits& limits) {
     auto ok = fastest_ok(summary);
+    DefaultRoute base = default_route_of(summary);
     return {{"study", summary.study},
             {"search", summary.search},
             {"progress", progress(summary)},
-            {"trials", trials(summary)},
-            {"routes", routes(ok, limits.routes)},
-            {"samples", samples(summary, ok, limits.samples)},
+            {"trials", trials(summary, base)},
+            {"routes", routes(ok, base, limits.routes)},
+            {"samples", samples(summary, ok, base, limits.samples)},
             {"failures", failures(summary)},
             {"effects", effects(summary, limits.effects)},
-            {"confirmation", confirmation(summary)}};
+            {"confirmation", confirmation(summary, base)}};
 }
 
 }  // namespace routetune

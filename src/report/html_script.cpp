@@ -3,7 +3,8 @@
 // KIND from study I's JSON and draws it without animation; a small plugin marks the canvas
 // once its pixels are painted (and, on a best-so-far curve, counts its confirmed and
 // unconfirmed points by the fill they were drawn with) and draws reference lines (speedup 1). Labels are arrays of
-// lines (whole routes, wrapped server-side), so Chart.js prints them on several lines. The
+// lines (each route's changes from the default, wrapped server-side), so Chart.js prints them on
+// several lines; a tooltip names the whole route. The
 // script is kept in four pieces (set-up, generic charts, a study's charts, drawing), joined
 // once.
 #include "report/html_script.hpp"
@@ -137,7 +138,7 @@ std::string_view basic_charts_js() {
         plugins: {
           routetuneMarker: oneAt('x'),
           tooltip: {callbacks: {
-            title: function (items) { return rows[items[0].dataIndex].route; },
+            title: function (items) { var r = rows[items[0].dataIndex]; return r.full || r.route; },
             label: function (item) {
               var r = rows[item.dataIndex];
               return times(r.speedup) + ' [' + times(r.low) + ', ' + times(r.high) + ']';
@@ -229,7 +230,7 @@ std::string_view study_charts_js() {
     var ok = [], twins = [], rejected = [], low = 1;
     trials.forEach(function (t) { if (t[3] !== null && t[3] < low) low = t[3]; });
     trials.forEach(function (t) {
-      var point = {x: t[0], y: t[3] === null ? low * 0.95 : t[3], route: t[1] || '(default)', status: t[2]};
+      var point = {x: t[0], y: t[3] === null ? low * 0.95 : t[3], route: t[1] || '(default)', status: t[2], full: t[5]};
       (t[3] === null ? rejected : t[4] ? twins : ok).push(point);
     });
     return {
@@ -243,7 +244,8 @@ std::string_view study_charts_js() {
                  y: {title: title('search-phase speedup (\u00d7 default, unconfirmed)')}},
         plugins: {routetuneMarker: oneAt('y'), tooltip: {callbacks: {label: function (item) {
           var p = item.raw;
-          return '#' + p.x + ' ' + p.route + ': ' + p.status + (p.status === 'ok' ? ' ' + times(p.y) : '');
+          var line = '#' + p.x + ' ' + p.route + ': ' + p.status + (p.status === 'ok' ? ' ' + times(p.y) : '');
+          return p.full && p.full !== p.route ? [line, 'route: ' + p.full] : line;
         }}}}
       }
     };

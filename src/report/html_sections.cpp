@@ -1,7 +1,8 @@
 // Writes the HTML of one study's section and of the comparison. Every string from a study
 // passes through escape_html; only this file's fixed markup is raw. A chart is only a
 // <canvas> here (the page's script draws it from the JSON data); its box is sized from the
-// number of rows and wrapped label lines, so whole routes fit.
+// number of rows and wrapped label lines, so whole routes fit. Routes show their changes from
+// the default route (route_changes_text); a route cell's title holds the whole route.
 #include "report/html_sections.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "report/html_chart_data.hpp"
 #include "report/knob_effects.hpp"
 #include "report/report_row.hpp"
+#include "report/route_changes.hpp"
 
 namespace routetune {
 
@@ -18,8 +20,12 @@ std::string html_cell(std::string_view text, std::string_view css) {
     return open + escape_html(text) + "</td>";
 }
 
-std::string html_route_cell(std::string_view route) {
-    std::string out = "<td class=\"route\">";
+std::string html_route_cell(std::string_view route, std::string_view full) {
+    std::string out = "<td class=\"route\"";
+    if (!full.empty() && full != route)
+        out += " title=\"" + escape_html(full) + "\" data-route=\"" + escape_html(full) + "\"";
+    out += ">";
+    if (route == kNoChanges) return out + "<span class=\"tok\">" + escape_html(route) + "</span></td>";
     bool first = true;
     for (std::size_t start = 0; start < route.size();) {
         std::size_t end = std::min(route.find(' ', start), route.size());
@@ -111,7 +117,8 @@ std::string charts(const StudySummary& summary, std::size_t index) {
     }
     if (!summary.confirmations.empty()) {
         std::vector<std::string> routes;
-        for (const auto& c : summary.confirmations) routes.push_back(display_route(c.route));
+        DefaultRoute base = default_route_of(summary);
+        for (const auto& c : summary.confirmations) routes.push_back(route_changes_text(c.route, base));
         out += html_chart("confirmation", index, rows_height(routes, 16), "Confirmation",
                           "The top routes re-measured interleaved with the default (D A B ... D A B ...): the "
                           "speedup and its bootstrap 95% interval. A route wins only when the whole interval "
@@ -124,11 +131,12 @@ std::string confirmation_table(const StudySummary& summary) {
     if (summary.confirmations.empty()) return "";
     std::string out = "<table>\n<tr><th>route</th><th>speedup [95% CI]</th><th>time (ms) [95% CI]</th>"
                       "<th>default (ms) [95% CI]</th><th>rounds</th></tr>\n";
+    DefaultRoute base = default_route_of(summary);
     for (const auto& c : summary.confirmations) {
         auto ms = [](const TimingSummary& t) {
             return format_ms(t.median_s) + " [" + format_ms(t.ci_low_s) + ", " + format_ms(t.ci_high_s) + "]";
         };
-        out += "<tr>" + html_route_cell(display_route(c.route)) +
+        out += "<tr>" + html_route_cell(route_changes_text(c.route, base), display_route(c.route)) +
                html_cell(interval_text(c.speedup, c.ci_low, c.ci_high), "num") + html_cell(ms(c.timing), "num") +
                html_cell(ms(c.default_timing), "num") + html_cell(std::to_string(c.timing.samples_s.size()), "num") +
                "</tr>\n";
@@ -143,7 +151,7 @@ std::string evaluations_table(const StudySummary& summary, std::string_view metr
     for (const auto& row : report_rows(summary)) {
         std::string confirmed = format_confirmed(row);
         out += "<tr class=\"" + row_class(row.status) + (row.same_as.empty() ? "" : " same-as") + "\">" +
-               html_cell(std::to_string(row.rank), "num") + html_route_cell(row.route) + html_cell(to_string(row.status)) +
+               html_cell(std::to_string(row.rank), "num") + html_route_cell(row.route, row.full_route) + html_cell(to_string(row.status)) +
                html_cell(row.time_s ? format_ms(*row.time_s) : "-", "num") + html_cell(format_vs_default(row), "num") +
                html_cell(confirmed, confirmed == "unconfirmed" ? "num unconfirmed" : "num") +
                html_cell(row.max_loss ? format_loss(*row.max_loss) : "-", "num") + html_cell(row.message) + "</tr>\n";
@@ -195,7 +203,9 @@ std::string html_comparison(const std::vector<HtmlStudy>& studies) {
         std::snprintf(wall, sizeof wall, "%.1f s", s.wall_s);
         out += "<tr>" + html_cell(std::to_string(i + 1), "num") + html_cell(s.study) + html_cell(s.search) +
                html_cell(std::to_string(s.evaluations.size()), "num") + html_cell(std::to_string(ok), "num") +
-               html_cell(to_string(s.outcome)) + html_route_cell(s.winner ? display_route(s.winner->route) : "none") +
+               html_cell(to_string(s.outcome)) +
+               (s.winner ? html_route_cell(route_changes_text(s.winner->route, default_route_of(s)), display_route(s.winner->route))
+                         : html_route_cell("none")) +
                html_cell(s.winner ? interval_text(s.winner->speedup, s.winner->ci_low, s.winner->ci_high) : "-", "num") +
                html_cell(wall, "num") + "</tr>\n";
     }

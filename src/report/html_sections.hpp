@@ -14,7 +14,9 @@ std::string html_cell(std::string_view text, std::string_view css = "");
 
 /// A <td class="route"> holding route's space-separated values each in a <span class="tok">
 /// that never breaks (so "-march=x86-64" is never cut at its hyphen); lines break between values.
-std::string html_route_cell(std::string_view route);
+/// With a full route other than route (route is its changes from the default), the cell's title
+/// and data-route hold it, so hovering shows every assignment. kNoChanges is one token.
+std::string html_route_cell(std::string_view route, std::string_view full = "");
 
 /// A chart placeholder: <canvas data-chart=kind data-study=index> in a box height_px tall,
 /// under a heading and over a caption.

@@ -4,12 +4,14 @@
 // measured so, where the default's median drifting cannot reorder them), then those without one
 // by median time (stable, ties by route text); the others are bucketed by status in the fixed
 // report order, keeping finish order inside a bucket. The worst loss treats NaN as worse than
-// any number, since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE",
-// never a speedup.
+// any number, since NaN always fails. A row answered by a byte-identical twin shows "= ROUTE"
+// (the twin's changes from the default route), never a speedup.
 #include "report/report_row.hpp"
 
 #include "report/case_classes.hpp"
 #include "report/left_out_note.hpp"
+#include "report/route_changes.hpp"
+#include "routetune/error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -59,12 +61,25 @@ std::optional<double> worst_loss(const Evaluation& evaluation) {
     return worst;
 }
 
-ReportRow make_row(const Evaluation& evaluation, const StudySummary& summary, const Route& reference) {
+// The twin a same_as names, shown like every route: as its changes from the default route ("(default)"
+// as it is; a twin that differs in no knob, or text that is no route, keeps its whole text).
+std::string twin_text(const std::string& same_as, const DefaultRoute& base) {
+    if (same_as.empty() || same_as == display_route(Route())) return same_as;
+    try {
+        std::string changes = route_changes_text(Route::parse(same_as), base);
+        return changes == kNoChanges ? same_as : changes;
+    } catch (const UsageError&) {
+        return same_as;
+    }
+}
+
+ReportRow make_row(const Evaluation& evaluation, const StudySummary& summary, const DefaultRoute& base) {
     ReportRow row;
-    row.route = route_against(evaluation.route, reference);
+    row.route = route_changes_text(evaluation.route, base);
+    row.full_route = display_route(evaluation.route);
     row.phase = evaluation.phase;
     row.status = evaluation.status;
-    row.same_as = evaluation.same_as;
+    row.same_as = twin_text(evaluation.same_as, base);
     row.reference = summary.default_evaluation && evaluation.route == summary.default_evaluation->route;
     if (has_timing(evaluation.timing)) {
         row.time_s = evaluation.timing.median_s;
@@ -95,19 +110,6 @@ bool ok_row_before(const ReportRow& a, const ReportRow& b) {
 
 }  // namespace
 
-std::string route_against(const Route& route, const Route& reference) {
-    if (reference.empty()) return display_route(route);
-    Route difference;
-    for (const auto& [knob, value] : route.assignments()) {
-        auto base = reference.get(knob);
-        if (!base || *base != value) difference.set(knob, value);
-    }
-    std::string text = difference.to_string();
-    for (const auto& [knob, value] : reference.assignments())
-        if (!route.get(knob)) text += (text.empty() ? "" : " ") + knob + "=(unset)";
-    return text.empty() ? "(default)" : text;
-}
-
 std::optional<SpeedupFigure> speedup_vs_default(const Evaluation& evaluation, const StudySummary& summary) {
     const auto& d = summary.default_evaluation;
     if (!d || !has_timing(d->timing) || !has_timing(evaluation.timing)) return std::nullopt;
@@ -128,12 +130,12 @@ const Confirmation* confirmation_of(const StudySummary& summary, const Route& ro
 }
 
 std::vector<ReportRow> report_rows(const StudySummary& summary) {
-    Route reference = summary.default_evaluation ? summary.default_evaluation->route : Route();
+    DefaultRoute base = default_route_of(summary);
     std::vector<ReportRow> rows;
     for (Status status : report_status_order()) {
         std::vector<ReportRow> group;
         for (const auto& evaluation : summary.evaluations) {
-            if (evaluation.status == status) group.push_back(make_row(evaluation, summary, reference));
+            if (evaluation.status == status) group.push_back(make_row(evaluation, summary, base));
         }
         if (status == Status::Ok) std::stable_sort(group.begin(), group.end(), ok_row_before);
         rows.insert(rows.end(), group.begin(), group.end());
@@ -286,9 +288,9 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
     fields.push_back({"default", def});
     std::string figures = search_figures_text(summary);
     if (!figures.empty()) fields.push_back({"speedups", figures});
-    if (summary.default_evaluation && !summary.default_evaluation->route.empty())
-        fields.push_back({"routes", "shown as their difference from the default route " +
-                                        summary.default_evaluation->route.to_string()});
+    bool other_routes = std::any_of(summary.evaluations.begin(), summary.evaluations.end(),
+                                     [](const Evaluation& e) { return !e.route.empty(); });
+    if (other_routes) fields.push_back({"routes", route_changes_note(default_route_of(summary))});
     fields.push_back({"outcome", std::string(to_string(summary.outcome))});
     if (!summary.message.empty()) fields.push_back({"why", one_line(summary.message)});
     std::string classes = class_summary_text(results_by_class(summary));

@@ -18,7 +18,8 @@ namespace routetune {
 /// One evaluation as a report row.
 struct ReportRow {
     std::size_t rank = 0;               ///< 1-based position in display order
-    std::string route;                  ///< canonical text, or its difference from a non-empty default (route_against)
+    std::string route;                  ///< its difference from the default route (route_changes_text)
+    std::string full_route;             ///< every assignment (display_route)
     std::string phase;
     Status status = Status::Pending;
     std::optional<double> time_s;       ///< median, when timed
@@ -27,7 +28,7 @@ struct ReportRow {
     bool paired = false;                ///< vs_default comes from rounds paired with the default's
     std::optional<double> max_loss;     ///< worst loss over cases (NaN counts as worst)
     std::string message;                ///< one line
-    std::string same_as;                ///< the route whose artifact it is (Evaluation::same_as); "" when unique
+    std::string same_as;                ///< the route whose artifact it is (Evaluation::same_as) as its changes; "" when unique
     bool reference = false;             ///< the default's own row
     std::optional<Confirmation> confirmation;  ///< its interleaved re-measurement, when it was confirmed
 };
@@ -85,11 +86,6 @@ std::string counts_text(const StudySummary& summary);
 
 /// The route as reports print it: "(default)" for the empty route.
 std::string display_route(const Route& route);
-
-/// The route as its difference from reference (an imported GPT sweep's default names every
-/// knob): the assignments that differ, then "knob=(unset)" for the reference's knobs it
-/// leaves out; "(default)" when equal; display_route(route) when reference is empty.
-std::string route_against(const Route& route, const Route& reference);
 
 /// Seconds as milliseconds with three decimals: 0.0123456 -> "12.346".
 std::string format_ms(double seconds);

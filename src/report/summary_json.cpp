@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "report/report_row.hpp"
+#include "report/route_changes.hpp"
 #include "util/statistics.hpp"
 #include "routetune/error.hpp"
 #include "util/output_schema.hpp"
@@ -35,6 +36,11 @@ const char* nonfinite_name(double loss) {
 constexpr const char* kLossNote =
     "a loss is null when it was not a finite number (NaN or infinite, which always fails the "
     "accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf";
+
+constexpr const char* kRouteChangesNote =
+    "route_changes: the knobs in which a route differs from the default route, knob: value (null: left unset where "
+    "the default route assigns it); a knob whose default is not in knob_defaults (each knob's value at the base "
+    "flags, where known) always counts as a change";
 
 Json pair(double low, double high) {
     return Json::array({number(low), number(high)});
@@ -72,9 +78,18 @@ void put_speedup(Json& out, const Evaluation& evaluation, const StudySummary& su
     if (!evaluation.same_as.empty()) out["same_as"] = evaluation.same_as;
 }
 
-Json evaluation_json(const Evaluation& evaluation, const StudySummary& summary) {
+// route_changes: {knob: value} for each knob in which route differs from the default route
+// (route_changes), null for a knob the route leaves unset that the default route assigns.
+Json changes_json(const Route& route, const DefaultRoute& base) {
+    Json out = Json::object();
+    for (const auto& change : route_changes(route, base)) out[change.knob] = change.value ? Json(*change.value) : Json(nullptr);
+    return out;
+}
+
+Json evaluation_json(const Evaluation& evaluation, const StudySummary& summary, const DefaultRoute& base) {
     Json out;
     out["route"] = evaluation.route.to_string();
+    out["route_changes"] = changes_json(evaluation.route, base);
     out["phase"] = evaluation.phase;
     out["status"] = std::string(to_string(evaluation.status));
     put_timing(out, evaluation.timing, "time", "time_ci95");
@@ -252,9 +267,11 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     } else {
         out["default"] = nullptr;
     }
+    DefaultRoute base = default_route_of(summary);
     if (summary.winner) {
         Json winner;
         winner["route"] = summary.winner->route.to_string();
+        winner["route_changes"] = changes_json(summary.winner->route, base);
         winner["speedup"] = number(summary.winner->speedup);
         winner["speedup_ci95"] = pair(summary.winner->ci_low, summary.winner->ci_high);
         winner["artifact"] = summary.winner_artifact;
@@ -285,7 +302,7 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
     }
     out["classes"] = std::move(classes);
     Json evaluations = Json::array();
-    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e, summary));
+    for (const auto& e : summary.evaluations) evaluations.push_back(evaluation_json(e, summary, base));
     out["evaluations"] = std::move(evaluations);
     Json confirmations = Json::array();
     for (const auto& c : summary.confirmations) confirmations.push_back(confirmation_json(c));
@@ -302,7 +319,10 @@ Json summary_to_json(const StudySummary& summary, std::string_view metric) {
             left_out.push_back({{"knob", entry.knob}, {"value", entry.value}, {"reason", entry.reason}});
         out["left_out"] = std::move(left_out);
     }
-    out["notes"] = Json::array({kLossNote});
+    Json knob_defaults = Json::object();
+    for (const auto& [knob, value] : summary.knob_defaults) knob_defaults[knob] = value;
+    out["knob_defaults"] = std::move(knob_defaults);
+    out["notes"] = Json::array({kLossNote, kRouteChangesNote});
     return out;
 }
 
@@ -387,6 +407,12 @@ StudySummary summary_from_json(const Json& json) {
         for (const auto& entry : *left_out)
             summary.left_out.push_back({text_at(entry, "knob", "summary.left_out"), text_at(entry, "value", "summary.left_out"),
                                         text_at(entry, "reason", "summary.left_out")});
+    }
+    if (auto defaults = json.find("knob_defaults"); defaults != json.end() && defaults->is_object()) {
+        for (auto it = defaults->begin(); it != defaults->end(); ++it) {
+            if (!it.value().is_string()) bad("summary.knob_defaults." + it.key(), "expected a string");
+            summary.knob_defaults[it.key()] = it.value().get<std::string>();
+        }
     }
     return summary;
 }

@@ -1,8 +1,8 @@
 // Numbers are written as text: integers in decimal, times with 17 significant digits (a
 // double read back is the same double); the values `~` left out as a JSON array of {knob,
 // value, reason}; the warm processes and code identities as JSON arrays of their fields; the
-// confirmation's builds as {"default": [median...], "routes": {route: [median...]}}. A note
-// that does not parse is ignored.
+// confirmation's builds as {"default": [median...], "routes": {route: [median...]}}; the knob
+// defaults as {knob: value}. A note that does not parse is ignored.
 #include "study/study_notes.hpp"
 
 #include <charconv>
@@ -79,6 +79,12 @@ void read_list(const StudyStore& store, const char* key, Read read) {
     }
 }
 
+void read_knob_defaults(const StudyStore& store, StudySummary& summary) {
+    read_list(store, "knob_defaults", [&](const nlohmann::json& note) {
+        summary.knob_defaults = note.get<std::map<std::string, std::string>>();
+    });
+}
+
 void read_time_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "time_limit_s", summary.time_limit_s);
     read_number(store, "confirmation_reserve_s", summary.confirmation_reserve_s);
@@ -111,6 +117,17 @@ void read_time_notes(const StudyStore& store, StudySummary& summary) {
 
 }  // namespace
 
+std::map<std::string, std::string> knob_defaults_of(const Expression& expression) {
+    std::map<std::string, std::string> defaults;
+    for (const auto& axis : expression.axes)
+        if (!axis.default_value.empty()) defaults[axis.knob] = axis.default_value;
+    return defaults;
+}
+
+void record_knob_defaults(StudyStore& store, const std::map<std::string, std::string>& knob_defaults) {
+    store.write_note("knob_defaults", nlohmann::json(knob_defaults).dump());
+}
+
 void record_confirmation_builds(StudyStore& store, const StudyConfirmation& confirmation) {
     nlohmann::json routes = nlohmann::json::object();
     bool any = confirmation.baseline && !confirmation.baseline->build_medians_s.empty();
@@ -132,6 +149,7 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
     store.write_note("output_bytes", std::to_string(summary.output_bytes));
     store.write_note("wall_s", wall);
     store.write_note("left_out", left_out_note(summary.left_out));
+    record_knob_defaults(store, summary.knob_defaults);
     store.write_note("time_limit_s", exact(summary.time_limit_s));
     store.write_note("confirmation_reserve_s", exact(summary.confirmation_reserve_s));
     if (summary.confirmation_s > 0) store.write_note("confirmation_s", exact(summary.confirmation_s));
@@ -151,6 +169,7 @@ std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "output_bytes", summary.output_bytes);
     read_number(store, "wall_s", summary.wall_s);
     read_left_out(store, summary.left_out);
+    read_knob_defaults(store, summary);
     read_time_notes(store, summary);
     return store.read_note("metric").value_or("");
 }

@@ -80,6 +80,7 @@ StudySummary StudyRunner::run() {
     clear_interrupt();
     const Spec& spec = setup_.spec;
     std::unique_ptr<StudyStore> store = open_study(setup_, options_, paths_);
+    record_knob_defaults(*store, knob_defaults_of(setup_.expression));
     if (notice_ && !store->moved_aside_to().empty())
         notice_("an earlier study was at " + store->location() + "; moved it aside to " + store->moved_aside_to() +
                 " (use --continue to resume a study instead)");
@@ -260,6 +261,7 @@ StudySummary StudyRunner::summarize(const StudyStore& store, const StudyLedger& 
     summary.artifact_bytes = kept.binaries + kept.outputs;
     summary.candidates_total = std::max(ledger.progress().planned, summary.evaluations.size());
     summary.left_out = setup_.expression.left_out;
+    summary.knob_defaults = knob_defaults_of(setup_.expression);
     summary.time_limit_s = setup_.spec.search.time_limit_s;
     summary.confirmation_reserve_s = reserve_s_;
     if (confirmation_s_ > 0) summary.confirmation_s = confirmation_s_;

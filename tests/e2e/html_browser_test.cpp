@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <utility>
@@ -221,14 +222,18 @@ TEST(HtmlBrowser, TheEvaluationsTableSortsAndFilters) {
     EXPECT_LT(shown, filtered.size());
 }
 
+// Tunes the fake_timed spec in specs over every route of routes (full search, no jitter) into store.
+void tune_fake_timed(const fs::path& specs, const std::string& store, const std::string& routes) {
+    CliResult tune = run_cli({"tune", "fake_timed.toml", "--cache", store, "--search", "full", "--routes", routes, "--json"},
+                             specs, {{"FAKE_JITTER", "0"}});
+    ASSERT_EQ(tune.exit_code, 0) << tune.err;
+}
+
 // Issue 28: the best-so-far curve's build axis counts whole builds, also over a study of two.
 TEST(HtmlBrowser, TheBuildAxisHasWholeNumbersOnly) {
     REQUIRE_CHROMIUM();
     fs::path specs = scratch_specs();
-    CliResult tune = run_cli({"tune", "fake_timed.toml", "--cache", "two.sqlite", "--search", "full", "--routes",
-                              "-O=[2|3]", "--json"},
-                             specs, {{"FAKE_JITTER", "0"}});
-    ASSERT_EQ(tune.exit_code, 0) << tune.err;
+    ASSERT_NO_FATAL_FAILURE(tune_fake_timed(specs, "two.sqlite", "-O=[2|3]"));
     fs::path page = report_html({(specs / "two.sqlite").string()}, specs / "two.html");
     std::string ticks = canvas_attribute(rendered_dom(page), "chart-0-progress", "data-x-ticks");
     ASSERT_FALSE(ticks.empty()) << "no ticks recorded";
@@ -236,6 +241,48 @@ TEST(HtmlBrowser, TheBuildAxisHasWholeNumbersOnly) {
     std::size_t count = 0;
     for (double value; values >> value; ++count) EXPECT_EQ(value, std::floor(value)) << ticks;
     EXPECT_GE(count, 2u) << ticks;
+}
+
+// Issue 28: each route is shown as its difference from the default route, the whole route in the
+// cell's title. A GCC-adapter study (the fake compiler's catalog) over -O=2 -funroll-loops=[on|off]
+// -march=[x86-64|native] at -O2: in the page a browser drew, every route cell holds exactly the
+// changes that `report --format json` names for that route (route_changes), and the route that
+// assigns every knob its default is marked "= (default)".
+TEST(HtmlBrowser, EachRouteIsShownAsItsDifferenceFromTheDefault) {
+    REQUIRE_CHROMIUM();
+    fs::path specs = scratch_specs();
+    ASSERT_NO_FATAL_FAILURE(tune_fake_timed(specs, "changes.sqlite", "-O=2 -funroll-loops=[on|off] -march=[x86-64|native]"));
+    CliResult json = run_cli({"report", "changes.sqlite", "--format", "json"}, specs);
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    std::map<std::string, std::string> expected;  // whole route -> the changes the page should show
+    nlohmann::json summary = nlohmann::json::parse(json.out);
+    for (const auto& e : summary.at("evaluations")) {
+        std::string shown;
+        for (const auto& [knob, value] : e.at("route_changes").items())
+            shown += (shown.empty() ? "" : " ") + knob + "=" + (value.is_null() ? "(unset)" : value.get<std::string>());
+        std::string route = e.at("route");
+        expected[route.empty() ? "(default)" : route] = route.empty() ? "(default)" : shown.empty() ? "= (default)" : shown;
+    }
+    ASSERT_EQ(expected.size(), 5u) << json.out;
+    EXPECT_EQ(expected.at("-O=2 -funroll-loops=off -march=x86-64"), "= (default)") << "the knobs' defaults were recorded";
+    EXPECT_EQ(expected.at("-O=2 -funroll-loops=off -march=native"), "-march=native");
+    fs::path page = report_html({(specs / "changes.sqlite").string()}, specs / "changes.html");
+    std::string dom = rendered_dom(page);
+    auto start = dom.find("<table class=\"evaluations\">");
+    ASSERT_NE(start, std::string::npos);
+    std::string table = dom.substr(start, dom.find("</table>", start) - start);
+    static const std::regex cell("<td class=\"route\"( title=\"([^\"]*)\")?[^>]*>(.*?)</td>"), tag("<[^>]*>");
+    std::size_t cells = 0, titled = 0;
+    for (std::sregex_iterator c(table.begin(), table.end(), cell), end; c != end; ++c, ++cells) {
+        std::string shown = std::regex_replace((*c)[3].str(), tag, "");
+        std::string whole = (*c)[1].matched ? (*c)[2].str() : shown;
+        titled += (*c)[1].matched;
+        ASSERT_TRUE(expected.count(whole)) << whole;
+        EXPECT_EQ(shown, expected.at(whole)) << whole;
+    }
+    EXPECT_EQ(cells, expected.size());
+    EXPECT_EQ(titled, 4u) << "each route that keeps a default has its whole text on hover";
+    EXPECT_EQ(body_attribute(dom, "data-errors"), "") << page_errors(dom);
 }
 
 // The checks can fail: a page that fetches an image and throws is caught by both hooks.

@@ -41,6 +41,7 @@ def assert_matches_report(study, document):
         assert evaluation.build_s == row["build_s"]
         assert evaluation.message == row["message"]
         assert evaluation.same_as == row.get("same_as")
+        assert evaluation.route_changes == row["route_changes"]
         assert evaluation.confirmed == row.get("confirmed")
         assert set(evaluation.loss) == set(row["loss"])
         for case, loss in row["loss"].items():

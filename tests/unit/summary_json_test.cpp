@@ -17,7 +17,7 @@ const char* const kExpected = R"({
   "expression": "-O=[2|3] -funroll-loops=[on|off]", "metric": "rel_l2",
   "fingerprint": {"compiler": "gcc 12.2.0", "cpu": "x86_64"},
   "default": {"route": "", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021]},
-  "winner": {"route": "-O=3", "speedup": 1.25, "speedup_ci95": [1.2, 1.3],
+  "winner": {"route": "-O=3", "route_changes": {"-O": "3"}, "speedup": 1.25, "speedup_ci95": [1.2, 1.3],
              "artifact": ".routetune/artifacts/ab.bin"},
   "minimal": null,
   "outcome": "improved",
@@ -26,22 +26,22 @@ const char* const kExpected = R"({
              "run_failed": 0, "run_crashed": 0, "run_timeout": 0, "abandoned": 0, "pending": 1, "total": 6},
   "classes": [],
   "evaluations": [
-    {"route": "", "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
+    {"route": "", "route_changes": {}, "phase": "default", "status": "ok", "time": 0.02, "time_ci95": [0.019, 0.021],
      "speedup": 1.0, "speedup_ci95": [0.9523809523809523, 1.0526315789473684], "speedup_paired": false, "confirmed": false,
      "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
-    {"route": "-funroll-loops=on", "phase": "fast", "status": "ok", "time": 0.025,
+    {"route": "-funroll-loops=on", "route_changes": {"-funroll-loops": "on"}, "phase": "fast", "status": "ok", "time": 0.025,
      "time_ci95": [0.024, 0.026], "speedup": 0.7999999999999999,
      "speedup_ci95": [0.7692307692307693, 0.8333333333333334], "speedup_paired": false, "confirmed": false, "build_s": 0.5, "loss": {"typical": 0.0}, "message": ""},
-    {"route": "-O=3", "phase": "fast", "status": "ok", "time": 0.016, "time_ci95": [0.0155, 0.0165],
+    {"route": "-O=3", "route_changes": {"-O": "3"}, "phase": "fast", "status": "ok", "time": 0.016, "time_ci95": [0.0155, 0.0165],
      "speedup": 1.25, "speedup_ci95": [1.2121212121212122, 1.2903225806451613], "speedup_paired": false, "confirmed": true,
      "build_s": 0.75, "loss": {"typical": 1e-09}, "message": ""},
-    {"route": "-ffast-math=on", "phase": "fast", "status": "inaccurate", "time": null,
+    {"route": "-ffast-math=on", "route_changes": {"-ffast-math": "on"}, "phase": "fast", "status": "inaccurate", "time": null,
      "time_ci95": null, "speedup": null, "speedup_ci95": null, "speedup_paired": false, "confirmed": false, "build_s": 0.25, "loss": {"typical": null, "edge": null},
      "loss_nonfinite": {"typical": "inf", "edge": "nan"},
      "message": "case edge: loss nan over threshold 1e-06"},
-    {"route": "-march=native", "phase": "fast", "status": "build_failed", "time": null,
+    {"route": "-march=native", "route_changes": {"-march": "native"}, "phase": "fast", "status": "build_failed", "time": null,
      "time_ci95": null, "speedup": null, "speedup_ci95": null, "speedup_paired": false, "confirmed": false, "build_s": 0.125, "loss": {}, "message": "gcc: error: bad value\nfor -march"},
-    {"route": "-O=2", "phase": "fast", "status": "pending", "time": null, "time_ci95": null,
+    {"route": "-O=2", "route_changes": {"-O": "2"}, "phase": "fast", "status": "pending", "time": null, "time_ci95": null,
      "speedup": null, "speedup_ci95": null, "speedup_paired": false, "confirmed": false, "build_s": 0.0, "loss": {}, "message": ""}
   ],
   "confirmations": [
@@ -50,7 +50,9 @@ const char* const kExpected = R"({
   ],
   "artifact_bytes": 4096, "binary_bytes": 0, "output_bytes": 0, "wall_s": 12.5, "candidates_total": 8,
   "time": {"limit_s": null, "wall_s": 12.5, "within_limit": null, "confirmation_reserve_s": 0.0, "confirmation_s": 0.0},
-  "notes": ["a loss is null when it was not a finite number (NaN or infinite, which always fails the accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf"]
+  "knob_defaults": {},
+  "notes": ["a loss is null when it was not a finite number (NaN or infinite, which always fails the accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf",
+            "route_changes: the knobs in which a route differs from the default route, knob: value (null: left unset where the default route assigns it); a knob whose default is not in knob_defaults (each knob's value at the base flags, where known) always counts as a change"]
 })";
 
 // Each timed evaluation's speedup against the default: unpaired here, the default's median over

@@ -3,7 +3,8 @@
 // different compiler.path) and with the GPU query skipped when the lock has no gpu.* key
 // (nvidia-smi alone takes longer than the whole check). The files of [build] inputs are hashed
 // again (input.<path>: changed, added or removed), and the locked artifact, where it is
-// present, must still hash to artifact_sha256.
+// present, must still hash to artifact_sha256. The fingerprint and the inputs are compared by
+// changed_values (eval/fingerprint.hpp), the comparison `--continue` uses too.
 // routetune.version is reported as a warning, not a difference: the tool's version does not
 // change the build. A spec that no longer loads is a difference on spec.path.
 #include "govern/verification.hpp"

@@ -107,7 +107,7 @@ build=$tree/build
 mkdir -p "$tree"
 # The copy: tracked and untracked (not ignored) files, their times kept, so an unchanged file
 # is not rebuilt.
-git -C "$root" ls-files -z -co --exclude-standard | tar -C "$root" --null -T - -cf - | tar -C "$tree" -xpf -
+git -C "$root" ls-files -z -co --exclude-standard | tar -C "$root" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$tree" -xpf -
 mutant "$tree" check || { echo "mutation-check: fix the mutant list first" >&2; exit 1; }
 
 options=(-DCMAKE_BUILD_TYPE=Release -DROUTETUNE_BUILD_TESTS=ON -DROUTETUNE_BUILD_BENCH=OFF)

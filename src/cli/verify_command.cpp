@@ -31,7 +31,7 @@ void print_human(const Verification& v, const LockStanding& standing, const Veri
         return;
     }
     const Lock& lock = *standing.lock;
-    std::cout << v.verdict << ": " << a.lock << " (route " << lock.route << ")\n";
+    std::cout << to_string(v.verdict) << ": " << a.lock << " (route " << lock.route << ")\n";
     if (lock.is_retired())
         std::cout << "  retired on " << lock.retired.time << " by " << lock.retired.actor << ": " << lock.retired.reason
                   << "\n  builds use the default route's flags\n";
@@ -55,11 +55,17 @@ int run(const VerifyArguments& a) {
     AuditEntry entry = lock_entry("verify", a.lock, standing);
     entry.evidence["rerun"] = a.rerun;
     if (v.rerun) entry.evidence["failures"] = v.rerun->failures;
-    entry.result = v.verdict;
+    entry.result = to_string(v.verdict);
     record(standing, entry);
-    if (v.verdict == "tampered") return kExitTampered;
-    if (v.verdict == "stale") return 3;
-    return v.verdict == "regressed" ? 1 : 0;
+    switch (v.verdict) {
+        case LockVerdict::Tampered: return kExitTampered;
+        case LockVerdict::Stale: return 3;
+        case LockVerdict::Regressed: return 1;
+        case LockVerdict::Valid:
+        case LockVerdict::ReviewDue:
+        case LockVerdict::Retired: return 0;
+    }
+    return 0;
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ struct CaseVerdict {
     double loss = 0;             ///< the accuracy loss (0 when no output was compared)
     std::string message;         ///< why it failed: a run failure's own message (naming the case), an
                                  ///< inaccuracy's reason alone; empty when it passed
+    double threshold = 0;        ///< the loss the case's class allows (accuracy_rule_for)
 };
 
 /// True when test_case's output is compared with a reference (it is expected to run ok).
@@ -28,11 +29,12 @@ bool compares_output(const CaseSpec& test_case);
 /// check run once per route and never part of a route's time.
 bool is_timed(const CaseSpec& test_case);
 
-/// Judges run of test_case. A case expecting "run_failed" passes on a non-zero exit (with
-/// expect_exit, that code); a run that exits 0 instead is inaccurate, a crash or timeout keeps
-/// its status, a wrong exit code is run_failed. A case expecting "ok" must run ok and, when
-/// reference is non-null, pass rule against it.
-CaseVerdict judge_case_run(const CaseSpec& test_case, const CaseRun& run, const std::string* reference,
-                           const AccuracyRule& rule);
+/// Judges run of test_case: the one per-case gate of tuning, promotion, verification and review.
+/// A case expecting "run_failed" passes on a non-zero exit (with expect_exit, that code); a run
+/// that exits 0 instead is inaccurate, a crash or timeout keeps its status, a wrong exit code is
+/// run_failed. A case expecting "ok" must run ok and, when reference is non-null, pass the rule
+/// of its class (accuracy_rule_for(accuracy, test_case.case_class)) against it.
+CaseVerdict judge_case_run(const AccuracySpec& accuracy, const CaseSpec& test_case, const CaseRun& run,
+                           const std::string* reference);
 
 }  // namespace routetune

@@ -135,7 +135,7 @@ CaseVerdict judge_first_run(const Spec& spec, const CaseSpec& test_case, const C
                             const RunBaseline& baseline, DefaultRecord* record) {
     auto reference = baseline.reference_outputs.find(test_case.name);
     const std::string* bytes = reference == baseline.reference_outputs.end() ? nullptr : &reference->second;
-    CaseVerdict verdict = judge_case_run(test_case, run, bytes, accuracy_rule_for(spec.accuracy, test_case.case_class));
+    CaseVerdict verdict = judge_case_run(spec.accuracy, test_case, run, bytes);
     if (record && run.status == Status::Ok && compares_output(test_case)) record->outputs[test_case.name] = run.output;
     return verdict;
 }

@@ -163,29 +163,34 @@ Fingerprint Fingerprint::from_json(std::string_view text) {
     return fingerprint;
 }
 
-std::vector<std::string> diff(const Fingerprint& before, const Fingerprint& after) {
-    std::vector<std::string> lines;
-    auto old_it = before.values.begin();
-    auto new_it = after.values.begin();
+std::vector<ValueChange> changed_values(const std::map<std::string, std::string>& before,
+                                        const std::map<std::string, std::string>& after) {
     const std::string absent = "(absent)";
-    while (old_it != before.values.end() || new_it != after.values.end()) {
-        bool take_old = new_it == after.values.end() ||
-                        (old_it != before.values.end() && old_it->first < new_it->first);
-        bool take_new = old_it == before.values.end() ||
-                        (new_it != after.values.end() && new_it->first < old_it->first);
+    std::vector<ValueChange> changes;
+    auto old_it = before.begin();
+    auto new_it = after.begin();
+    while (old_it != before.end() || new_it != after.end()) {
+        bool take_old = new_it == after.end() || (old_it != before.end() && old_it->first < new_it->first);
+        bool take_new = old_it == before.end() || (new_it != after.end() && new_it->first < old_it->first);
         if (take_old) {
-            lines.push_back(old_it->first + ": " + old_it->second + " → " + absent);
+            changes.push_back({old_it->first, old_it->second, absent});
             ++old_it;
         } else if (take_new) {
-            lines.push_back(new_it->first + ": " + absent + " → " + new_it->second);
+            changes.push_back({new_it->first, absent, new_it->second});
             ++new_it;
         } else {
-            if (old_it->second != new_it->second)
-                lines.push_back(old_it->first + ": " + old_it->second + " → " + new_it->second);
+            if (old_it->second != new_it->second) changes.push_back({old_it->first, old_it->second, new_it->second});
             ++old_it;
             ++new_it;
         }
     }
+    return changes;
+}
+
+std::vector<std::string> diff(const Fingerprint& before, const Fingerprint& after) {
+    std::vector<std::string> lines;
+    for (const auto& change : changed_values(before.values, after.values))
+        lines.push_back(change.key + ": " + change.before + " → " + change.after);
     return lines;
 }
 

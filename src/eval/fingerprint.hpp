@@ -57,8 +57,20 @@ struct Fingerprint {
 /// tool (its keys are simply absent).
 Fingerprint take_fingerprint(const Spec& spec, SystemProbe& probe);
 
-/// One line per differing key, sorted by key: "key: old → new", "(absent)" for a missing side;
-/// empty when equal.
+/// One key whose value differs between two key -> value maps.
+struct ValueChange {
+    std::string key;
+    std::string before;  ///< "(absent)" when before has no such key
+    std::string after;   ///< "(absent)" when after has no such key
+};
+
+/// The one comparison of recorded and current values (a study's fingerprint by `--continue`, a
+/// lock's fingerprint and input hashes by verification): every key whose value differs or that
+/// one side lacks, sorted by key; empty when equal.
+std::vector<ValueChange> changed_values(const std::map<std::string, std::string>& before,
+                                        const std::map<std::string, std::string>& after);
+
+/// changed_values as one line per key: "key: old → new", "(absent)" for a missing side.
 std::vector<std::string> diff(const Fingerprint& before, const Fingerprint& after);
 
 }  // namespace routetune

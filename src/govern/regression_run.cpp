@@ -9,7 +9,6 @@
 #include <atomic>
 #include <sstream>
 
-#include "eval/accuracy.hpp"
 #include "eval/case_judgement.hpp"
 #include "study/confirmation_runner.hpp"
 #include "study/selection.hpp"
@@ -89,11 +88,10 @@ void RegressionRun::check_cases(const Evaluator& evaluator, const BuiltCandidate
                                 const BuiltCandidate& route, RunBaseline& baseline, RegressionOutcome& outcome) const {
     for (const CaseSpec& test_case : spec_.cases) {
         RegressionCase result{test_case.name, test_case.case_class, test_case.promotion_only};
-        AccuracyRule rule = accuracy_rule_for(spec_.accuracy, test_case.case_class);
-        result.threshold = rule.threshold;
         CaseRun reference_run = evaluator.run_case(fresh_default, test_case, baseline);
         throw_if_interrupted(kStopped);
-        CaseVerdict of_default = judge_case_run(test_case, reference_run, nullptr, rule);
+        CaseVerdict of_default = judge_case_run(spec_.accuracy, test_case, reference_run, nullptr);
+        result.threshold = of_default.threshold;
         if (of_default.status != Status::Ok) {
             result.status = of_default.status;
             result.message = "the default route: " + of_default.message;
@@ -107,7 +105,7 @@ void RegressionRun::check_cases(const Evaluator& evaluator, const BuiltCandidate
                                                             : read_golden_reference(test_case, spec_.run.max_output_mb);
         CaseRun run = evaluator.run_case(route, test_case, baseline);
         throw_if_interrupted(kStopped);
-        CaseVerdict verdict = judge_case_run(test_case, run, &reference, rule);
+        CaseVerdict verdict = judge_case_run(spec_.accuracy, test_case, run, &reference);
         result.status = verdict.status;
         result.loss = verdict.loss;
         result.message = verdict.message;

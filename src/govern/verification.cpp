@@ -3,14 +3,15 @@
 // different compiler.path) and with the GPU query skipped when the lock has no gpu.* key
 // (nvidia-smi alone takes longer than the whole check). The files of [build] inputs are hashed
 // again (input.<path>: changed, added or removed), and the locked artifact, where it is
-// present, must still hash to artifact_sha256.
+// present, must still hash to artifact_sha256. The fingerprint and the inputs are compared by
+// changed_values (eval/fingerprint.hpp), the comparison `--continue` uses too.
 // routetune.version is reported as a warning, not a difference: the tool's version does not
 // change the build. A spec that no longer loads is a difference on spec.path.
 #include "govern/verification.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <set>
+#include <stdexcept>
 
 #include "govern/governed_setup.hpp"
 #include "govern/lock_standing.hpp"
@@ -61,17 +62,12 @@ std::string value_or_absent(const std::map<std::string, std::string>& values, co
     return it == values.end() ? kAbsent : it->second;
 }
 
-// Every [build] input changed, added or removed since the lock was written.
-void add_input_differences(const Lock& lock, const std::map<std::string, std::string>& now,
-                           std::vector<Difference>& differences) {
-    std::set<std::string> files;
-    for (const auto& [file, hash] : lock.inputs) files.insert(file);
-    for (const auto& [file, hash] : now) files.insert(file);
-    for (const auto& file : files) {
-        std::string locked = value_or_absent(lock.inputs, file);
-        std::string current = value_or_absent(now, file);
-        if (locked != current) differences.push_back({"input." + file, locked, current});
-    }
+// Every key of recorded that differs from now, or that either side lacks (fingerprint.cpp's one
+// comparison), its field named prefix + key.
+void add_changes(const std::map<std::string, std::string>& recorded, const std::map<std::string, std::string>& now,
+                 const std::string& prefix, std::vector<Difference>& differences) {
+    for (auto& change : changed_values(recorded, now))
+        differences.push_back({prefix + change.key, std::move(change.before), std::move(change.after)});
 }
 
 // The locked artifact, when it is there, against its recorded sha256 (absent: nothing to check,
@@ -86,7 +82,32 @@ void add_artifact_difference(const Lock& lock, const fs::path& lock_file, System
     if (current != lock.artifact_sha256) differences.push_back({"artifact.sha256", lock.artifact_sha256, current});
 }
 
+// The verdict a standing gives before anything is rerun.
+LockVerdict verdict_of(const LockStanding& standing) {
+    switch (standing.state) {
+        case LockState::Usable: return LockVerdict::Valid;
+        case LockState::Retired: return LockVerdict::Retired;
+        case LockState::Stale: return LockVerdict::Stale;
+        case LockState::Tampered: return LockVerdict::Tampered;
+        case LockState::Unreadable:
+        case LockState::Missing: break;
+    }
+    throw std::logic_error("verify_lock needs a readable lock, not a " + to_string(standing.state) + " one");
+}
+
 }  // namespace
+
+std::string_view to_string(LockVerdict verdict) {
+    switch (verdict) {
+        case LockVerdict::Valid: return "valid";
+        case LockVerdict::ReviewDue: return "review-due";
+        case LockVerdict::Stale: return "stale";
+        case LockVerdict::Regressed: return "regressed";
+        case LockVerdict::Tampered: return "tampered";
+        case LockVerdict::Retired: return "retired";
+    }
+    return "valid";
+}
 
 std::vector<Difference> environment_differences(const Lock& lock, const fs::path& lock_file, SystemProbe& probe,
                                                 std::vector<std::string>* notes) {
@@ -100,21 +121,16 @@ std::vector<Difference> environment_differences(const Lock& lock, const fs::path
     NoGpuProbe no_gpu(probe);
     SystemProbe& used = has_gpu_keys(lock.fingerprint) ? probe : static_cast<SystemProbe&>(no_gpu);
     std::map<std::string, std::string> now = take_fingerprint(spec, used).values;
-    std::vector<Difference> differences;
-    std::set<std::string> keys;
-    for (const auto& [key, value] : lock.fingerprint) keys.insert(key);
-    for (const auto& [key, value] : now) keys.insert(key);
-    keys.erase("routetune.version");
-    std::string locked_version = value_or_absent(lock.fingerprint, "routetune.version");
+    std::map<std::string, std::string> locked = lock.fingerprint;
+    std::string locked_version = value_or_absent(locked, "routetune.version");
     std::string current_version = value_or_absent(now, "routetune.version");
     if (notes && locked_version != current_version)
         notes->push_back("the lock was written by routetune " + locked_version + ", this is " + current_version);
-    for (const auto& key : keys) {
-        std::string locked = value_or_absent(lock.fingerprint, key);
-        std::string current = value_or_absent(now, key);
-        if (locked != current) differences.push_back({key, locked, current});
-    }
-    add_input_differences(lock, build_input_hashes(spec, UnmatchedInputs::Allowed), differences);
+    locked.erase("routetune.version");
+    now.erase("routetune.version");
+    std::vector<Difference> differences;
+    add_changes(locked, now, "", differences);
+    add_changes(lock.inputs, build_input_hashes(spec, UnmatchedInputs::Allowed), "input.", differences);
     add_artifact_difference(lock, lock_file, probe, differences);
     return differences;
 }
@@ -142,7 +158,7 @@ RegressionOutcome rerun_lock(const Lock& lock, const fs::path& lock_file, const 
 
 Verification verify_lock(const LockStanding& standing, const fs::path& lock_file, bool rerun) {
     Verification result;
-    result.verdict = to_string(standing.state);
+    result.verdict = verdict_of(standing);
     result.differences = standing.differences;
     result.tampering = standing.tampering;
     result.warnings = standing.notes;
@@ -151,12 +167,12 @@ Verification verify_lock(const LockStanding& standing, const fs::path& lock_file
     if (rerun) {
         result.rerun = rerun_lock(lock, lock_file, RegressionOptions{});
         if (!result.rerun->passed()) {
-            result.verdict = "regressed";
+            result.verdict = LockVerdict::Regressed;
             return result;
         }
     }
     if (!lock.review_by.empty() && lock.review_by < iso8601_utc_now().substr(0, 10)) {
-        result.verdict = "review-due";
+        result.verdict = LockVerdict::ReviewDue;
         result.warnings.push_back("the review date " + lock.review_by + " has passed: run `routetune review " +
                                   lock_file.string() + "`");
     }
@@ -166,7 +182,7 @@ Verification verify_lock(const LockStanding& standing, const fs::path& lock_file
 std::string verification_json(const Verification& verification, const LockStanding& standing, const fs::path& lock_file) {
     const Lock* lock = standing.lock ? &*standing.lock : nullptr;
     bool trusted = lock && standing.state != LockState::Tampered;
-    nlohmann::json out{{"verdict", verification.verdict},
+    nlohmann::json out{{"verdict", to_string(verification.verdict)},
                        {"lock", lock_file.string()},
                        {"route", trusted ? nlohmann::json(lock->route) : nlohmann::json(nullptr)},
                        {"review_by", trusted ? nlohmann::json(lock->review_by) : nlohmann::json(nullptr)},

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eval/fingerprint.hpp"
@@ -27,9 +28,23 @@ struct Difference {
 
 struct LockStanding;
 
+/// What verification concludes about a lock.
+enum class LockVerdict {
+    Valid,      ///< intact, in force, proven here (and with a rerun, still correct and faster)
+    ReviewDue,  ///< valid, but its review date has passed
+    Stale,      ///< the environment differs from the lock's
+    Regressed,  ///< a rerun found a failing case or no confirmed gain
+    Tampered,   ///< the seal does not match
+    Retired,    ///< intact and retired
+};
+
+/// The verdict's name in output, JSON and audit entries: "valid", "review-due", "stale",
+/// "regressed", "tampered", "retired".
+std::string_view to_string(LockVerdict verdict);
+
 /// The verdict on a lock.
 struct Verification {
-    std::string verdict;                     ///< "valid", "review-due", "stale", "regressed", "tampered", "retired"
+    LockVerdict verdict = LockVerdict::Valid;
     std::vector<Difference> differences;     ///< when stale
     std::vector<Difference> tampering;       ///< when tampered
     std::vector<std::string> warnings;       ///< e.g. the review date has passed
@@ -51,7 +66,8 @@ nlohmann::json difference_evidence(const std::filesystem::path& lock_file, const
 
 /// Verifies the lock standing judged (assess_lock of lock_file): tampered, retired or stale as it
 /// says (nothing is rerun then); else regressed when rerun finds a failing case or no confirmed
-/// gain; else review-due past the review date; else valid. standing must be readable().
+/// gain; else review-due past the review date; else valid. standing must be readable()
+/// (std::logic_error otherwise).
 Verification verify_lock(const LockStanding& standing, const std::filesystem::path& lock_file, bool rerun);
 
 /// Runs lock's route through the regression set and the A/B, building in a scratch folder that

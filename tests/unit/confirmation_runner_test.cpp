@@ -139,6 +139,20 @@ TEST_F(Confirm, ARouteThatFailsNowIsDroppedWithANote) {
     EXPECT_NE(outcome.message.find("dropped: -a=1 (rebuild build_failed)"), std::string::npos) << outcome.message;
 }
 
+// Fast in its first rounds, then a run that times out: the samples it left are not a
+// confirmation, and it cannot win on them.
+TEST_F(Confirm, ARouteThatFailsARoundIsNotConfirmedOnTheSamplesItLeft) {
+    bench.spec.timing.confirm_rounds = 5;
+    bench.spec.timing.warmup = 0;
+    bench.runner.routes["-a=1"].run_times = {0.05, 0.05, 0.05, 100};
+    StudyOutcome outcome = decide({searched("-a=1", 0.05)});
+    EXPECT_EQ(outcome.outcome, Outcome::DefaultStays) << outcome.message;
+    EXPECT_NE(outcome.message.find("-a=1 (failed a confirmation run)"), std::string::npos) << outcome.message;
+    std::optional<StudyConfirmation> confirmation = store->read_confirmation();
+    ASSERT_TRUE(confirmation);
+    EXPECT_TRUE(confirmation->candidates.empty()) << "a dropped route has no confirmation";
+}
+
 TEST_F(Confirm, OnFreshBuildsEachRouteIsBuiltConfirmBuildsTimesAndEveryBuildRunsInEveryRound) {
     bench.spec.timing.confirm_rebuild = true;
     bench.spec.timing.confirm_builds = 3;

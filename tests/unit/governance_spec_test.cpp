@@ -120,28 +120,48 @@ TEST(GovernanceSpec, CaseJudgementHoldsAComponentFailureCaseToItsExpectedOutcome
     CaseSpec expects_failure{"no_input", {}, {}, {}, "component-failure"};
     expects_failure.expect = "run_failed";
     expects_failure.expect_exit = 3;
-    AccuracyRule rule;
+    AccuracySpec accuracy;
     CaseRun clean{Status::RunFailed};
     clean.exit_code = 3;
-    EXPECT_EQ(judge_case_run(expects_failure, clean, nullptr, rule).status, Status::Ok);
+    EXPECT_EQ(judge_case_run(accuracy, expects_failure, clean, nullptr).status, Status::Ok);
     CaseRun other_code = clean;
     other_code.exit_code = 1;
-    EXPECT_EQ(judge_case_run(expects_failure, other_code, nullptr, rule).status, Status::RunFailed);
+    EXPECT_EQ(judge_case_run(accuracy, expects_failure, other_code, nullptr).status, Status::RunFailed);
     CaseRun crashed{Status::RunCrashed};
-    EXPECT_EQ(judge_case_run(expects_failure, crashed, nullptr, rule).status, Status::RunCrashed);
-    CaseVerdict succeeded = judge_case_run(expects_failure, CaseRun{Status::Ok}, nullptr, rule);
+    EXPECT_EQ(judge_case_run(accuracy, expects_failure, crashed, nullptr).status, Status::RunCrashed);
+    CaseVerdict succeeded = judge_case_run(accuracy, expects_failure, CaseRun{Status::Ok}, nullptr);
     EXPECT_EQ(succeeded.status, Status::Inaccurate);
     EXPECT_NE(succeeded.message.find("expected a clean failure (run_failed, exit code 3)"), std::string::npos)
         << succeeded.message;
     expects_failure.expect_exit.reset();
-    EXPECT_EQ(judge_case_run(expects_failure, other_code, nullptr, rule).status, Status::Ok);
+    EXPECT_EQ(judge_case_run(accuracy, expects_failure, other_code, nullptr).status, Status::Ok);
     CaseSpec normal{"typical"};
     CaseRun output{Status::Ok};
     output.output = "1\n";
     std::string same = "1\n", other = "2\n";
-    EXPECT_EQ(judge_case_run(normal, output, &same, rule).status, Status::Ok);
-    EXPECT_EQ(judge_case_run(normal, output, &other, rule).status, Status::Inaccurate);
-    EXPECT_EQ(judge_case_run(normal, clean, &same, rule).status, Status::RunFailed);
+    EXPECT_EQ(judge_case_run(accuracy, normal, output, &same).status, Status::Ok);
+    EXPECT_EQ(judge_case_run(accuracy, normal, output, &other).status, Status::Inaccurate);
+    EXPECT_EQ(judge_case_run(accuracy, normal, clean, &same).status, Status::RunFailed);
+}
+
+// The one per-case gate resolves the case's class rule itself: a boundary case is held to its
+// stricter [accuracy.boundary] threshold, a normal case to the global one, and the verdict
+// names the threshold it used (what a regression run reports).
+TEST(GovernanceSpec, CaseJudgementHoldsEachCaseToItsClassThreshold) {
+    AccuracySpec accuracy;
+    accuracy.threshold = 1e-2;
+    accuracy.classes["boundary"].threshold = 1e-9;
+    CaseSpec normal{"typical"};
+    CaseSpec edge{"edge", {}, {}, {}, "boundary"};
+    CaseRun run{Status::Ok};
+    run.output = "1.001\n";
+    std::string reference = "1\n";
+    CaseVerdict loose = judge_case_run(accuracy, normal, run, &reference);
+    EXPECT_EQ(loose.status, Status::Ok) << loose.message;
+    EXPECT_EQ(loose.threshold, 1e-2);
+    CaseVerdict strict = judge_case_run(accuracy, edge, run, &reference);
+    EXPECT_EQ(strict.status, Status::Inaccurate) << "a loss of 1e-3 is over the boundary class's 1e-9";
+    EXPECT_EQ(strict.threshold, 1e-9);
 }
 
 TEST(GovernanceSpec, BuildInputsAreGlobsInsideTheSpecsFolder) {

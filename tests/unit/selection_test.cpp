@@ -89,6 +89,13 @@ TEST(PickWinner, TheIntervalNotTheMedianMustClearOnePlusMinGain) {
     EXPECT_EQ(winner->route.to_string(), "-a=1");
 }
 
+TEST(PickWinner, AnIntervalWhoseLowEndIsExactlyOnePlusMinGainWins) {
+    // "at least 1 + min_gain": 0.25 and 1.25 are exact in binary, so the low end sits on the bar.
+    auto winner = pick_winner({confirmed("-a=1", 1.3, 1.25, 1.35)}, 0.25);
+    ASSERT_TRUE(winner) << "the bar is inclusive";
+    EXPECT_EQ(winner->route.to_string(), "-a=1");
+}
+
 TEST(PickWinner, TheHighestSpeedupAmongThoseThatClearTheBar) {
     auto winner = pick_winner({confirmed("-a=1", 3.0, 0.9, 5.0), confirmed("-a=2", 1.5, 1.3, 1.7),
                                confirmed("-a=3", 1.8, 1.4, 2.2)},

@@ -1,5 +1,5 @@
-// A/A calibration of the search phase's paired intervals (DESIGN.md, "Search-phase intervals
-// are honest"): two byte-identical binaries, the default's and a candidate's, measured with the
+// A/A calibration of the search phase's paired intervals (docs/design.md, "Evidence that cannot
+// lie"): two byte-identical binaries, the default's and a candidate's, measured with the
 // real Evaluator (paired rounds, D C / C D alternating) again and again while 0, 1 or 2 busy
 // loops (processes spinning on a core) share the machine. Every interval that excludes 1.0 is
 // a false gain or loss; the share of them must be at most 5% at every load. The binomial 95%

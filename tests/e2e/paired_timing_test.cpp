@@ -1,4 +1,4 @@
-// Search-phase intervals under drifting load (DESIGN.md, "Search-phase intervals are honest"):
+// Search-phase intervals under drifting load (docs/design.md, "Evidence that cannot lie"):
 // fake_timed_cc's FAKE_DRIFT_FILE makes every run of any artifact 1% faster than the run
 // before it, and the routes searched here change nothing the fake's time model reads, so every
 // candidate is as fast as the default. Timed alone after the default ([timing] paired = false)

@@ -1,4 +1,4 @@
-// The route is what was built, end to end (DESIGN.md, "Evidence that cannot lie"; issue 23):
+// The route is what was built, end to end (docs/design.md, "Evidence that cannot lie"; issue 23):
 // a study of tiny.c through fakecc (the real gcc, logging each call's argv) builds the issue's
 // fast-math route as recorded, which gcc -Q confirms over the logged build flags, and refuses a
 // route GCC would override as route_conflict, naming the overriding flag in --json and in the

@@ -1,4 +1,4 @@
-// The route is what was built (DESIGN.md, "Evidence that cannot lie"), against the real gcc
+// The route is what was built (docs/design.md, "Evidence that cannot lie"), against the real gcc
 // and clang of this machine. Every value of every knob of their catalogs (the `~` values of
 // integer knobs), one at a time on top of -O2, and the known umbrella pairs (each -O level
 // with every optimizer switch on and off, fast math and unsafe math with each of their parts,

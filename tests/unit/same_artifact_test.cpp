@@ -1,4 +1,4 @@
-// One answer per artifact (DESIGN.md, "Same artifact, same answer"), driven through the
+// One answer per artifact (docs/design.md, "Same artifact, same answer"), driven through the
 // scheduler in simulated time: a candidate whose build gives an artifact already measured, run
 // the same way, is not run; it carries same_as and its twin's figures, with one measurement at
 // a time, on lanes (its twin still measuring) and in a resumed study. The fake compiler's

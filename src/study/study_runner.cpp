@@ -91,11 +91,11 @@ StudySummary StudyRunner::run() {
     if (options_.started_s) ledger.count_from(*options_.started_s);
     ledger.on_progress(progress_);
     ledger.load();
-    std::unique_ptr<Strategy> strategy = make_strategy(
-        setup_.search, setup_.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
+    if (!setup_.strategy) throw RuntimeFailure("a study setup runs one study: its strategy was taken already");
+    std::unique_ptr<Strategy> strategy = std::move(setup_.strategy);
     std::unique_ptr<EvaluationExecutor> executor;
     queue_ = nullptr;
-    if (where_.is_postgres()) {
+    if (where_.shares_work()) {
         auto queue = std::make_unique<QueueExecutor>(evaluator, setup_, where_, options_.jobs, options_.lease_s);
         queue_ = queue.get();
         executor = std::move(queue);

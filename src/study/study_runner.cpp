@@ -178,13 +178,11 @@ void StudyRunner::close_warm_processes(const Evaluator& evaluator) {
 }
 
 void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
-    DefaultRecord record;
     RunBaseline golden = golden_baseline(setup_.spec);
     golden.paired_self = setup_.spec.timing.paired;  // its A/A spread: the default's runs paired with more of its own
-    std::optional<Evaluation> e = scheduler.evaluate_default(golden, record);
-    if (!e) throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
-    save_default_record(paths_, record);
-    ledger.commit(std::move(*e));
+    auto keep = [this](const DefaultRecord& record) { save_default_record(paths_, record); };
+    if (!scheduler.evaluate_default(golden, keep))
+        throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
 }
 
 void StudyRunner::pair_with_default(const Evaluator& evaluator, const Evaluation& default_evaluation,

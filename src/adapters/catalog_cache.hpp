@@ -1,4 +1,4 @@
-// The discovery cache shared by every adapter: a discovered catalog is stored as its
+// The catalog cache shared by every adapter: a discovered catalog is stored as its
 // `knobs --json` document under a key made of everything the catalog depends on (adapter,
 // resolved compiler path, version, hash of the compiler's bytes, base flags), so a changed or
 // upgraded compiler, or other base flags, are discovered afresh.

@@ -27,7 +27,7 @@ std::string version_line(std::string_view text, std::string_view marker = "");
 /// The identity of the tool at path: adapter, path, version, sha256 of its bytes.
 CompilerIdentity identify_tool(const std::string& adapter, const std::filesystem::path& path, std::string version);
 
-/// The catalog of identity: from the discovery cache when options allow it and the entry
+/// The catalog of identity: from the catalog cache when options allow it and the entry
 /// matches the tool's path and bytes, else from fresh() (then stored); extra names the
 /// adapter's discovery version. options.declared_knobs are added afterwards, never cached.
 Catalog discover_with_cache(const AdapterOptions& options, const CompilerIdentity& identity, const std::string& extra,

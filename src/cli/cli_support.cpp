@@ -41,7 +41,7 @@ bool stderr_is_tty() { return isatty(STDERR_FILENO) == 1; }
 
 void add_store_options(CLI::App& command, StoreArguments& arguments) {
     command.add_option("--store", arguments.store,
-                       "study store: postgresql://user@host:port/db (shared by workers) or an SQLite file path");
+                       "where the study lives: an SQLite file path, or postgresql://user@host:port/db (shared by workers)");
     command.add_option("--study", arguments.study, "the study's name in a database of several (default: the spec's name)");
 }
 

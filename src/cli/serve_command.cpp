@@ -45,7 +45,7 @@ int run(const ServeArguments& a) {
     std::vector<StoreLocation> stores;
     for (const auto& text : a.stores) {
         StoreLocation store(text, a.study);
-        if (!store.is_postgres() && !std::filesystem::exists(text)) throw UsageError("no study store at " + text);
+        if (store.is_file() && !std::filesystem::exists(text)) throw UsageError("no study store at " + text);
         stores.push_back(store);
     }
     live_state(stores);

@@ -95,7 +95,7 @@ ArtifactManifest copy_output(const StudySummary& summary, const StudySetup& setu
                              const StoreLocation& store, const std::filesystem::path& audit) {
     ManifestInfo info;
     info.study = summary.study;
-    info.store = store.is_postgres() ? store.redacted() : std::filesystem::absolute(store.text).lexically_normal().string();
+    info.store = store.for_records();
     info.audit = std::filesystem::absolute(audit).lexically_normal().string();
     info.fingerprint = summary.fingerprint;
     info.outcome = summary.outcome;
@@ -169,10 +169,7 @@ int run(TuneArguments& arguments) {
     TuneOptions& options = arguments.options;
     options.started_s = real_clock().now_s();  // --time-limit covers the setup (discovery) too
     options.command_line = joined_command_line();
-    if (!arguments.store.store.empty() && !options.cache.empty())
-        throw UsageError("--store and --cache both name the study store; give one");
-    if (is_postgres_url(arguments.store.store)) options.store = arguments.store.store;
-    else if (!arguments.store.store.empty()) options.cache = arguments.store.store;
+    set_study_store(options, arguments.store.store);
     options.study = arguments.store.study;
     options.lease_s = parse_duration(arguments.lease, "--lease", ranges::lease_s);
     apply_numbers(arguments);
@@ -231,8 +228,7 @@ void add_tune_command(CLI::App& app, Action& action) {
     auto* routes_file = c->add_option("--routes-file", a->options.routes_file, "file holding a route expression");
     routes->excludes(routes_file);
     c->add_option("--search", a->options.search, strategy_list(" | "));
-    c->add_option("--cache", a->options.cache, "study store (default: .routetune/<name>.sqlite beside the spec)");
-    c->add_flag("--continue", a->options.resume, "resume the study in the cache; nothing finished runs again");
+    c->add_flag("--continue", a->options.resume, "resume the study in the store; nothing finished runs again");
     c->add_flag("--ignore-fingerprint", a->options.ignore_fingerprint, "with --continue: accept a changed environment");
     c->add_flag("--dry-run", a->dry_run, "print the candidates and run nothing");
     c->add_flag("--keep-artifacts", a->options.keep_artifacts, "keep every candidate's artifact (reports the bytes used)");
@@ -240,6 +236,9 @@ void add_tune_command(CLI::App& app, Action& action) {
                 "after the confirmation, remove the winner's changes that do not pay (delta debugging) and re-confirm");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
     add_store_options(*c, a->store);
+    c->add_option("--cache", a->options.cache,
+                  "the older name of --store PATH (an SQLite file), kept as an alias; the default store is "
+                  ".routetune/<name>.sqlite beside the spec");
     c->add_option("--jobs,-j", a->jobs,
                   "builds at once (measurements still run one at a time); with --store URL: this process's "
                   "worker threads, 0 for none");

@@ -23,7 +23,7 @@ std::set<std::string> finished_routes(const StudySetup& setup, const TuneOptions
     StudyPaths paths = study_paths(setup.spec, options);
     if (!std::filesystem::exists(paths.cache))
         throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
-                         " (drop --continue to start one, or name its store with --cache)");
+                         " (drop --continue to start one, or name its store with --store)");
     std::set<std::string> done;
     for (const auto& e : StudyStore::open_read_only(paths.cache)->evaluations(CaseRows::Skip))
         if (e.status != Status::Pending) done.insert(e.route.to_string());

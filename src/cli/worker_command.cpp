@@ -28,7 +28,7 @@ struct WorkerArguments {
 };
 
 int run(const WorkerArguments& a) {
-    if (!is_postgres_url(a.store.store))
+    if (!StoreLocation(a.store.store).shares_work())
         throw UsageError("--store: a worker needs a postgresql:// URL (an SQLite file has one writer), not '" +
                          redact_location(a.store.store) + "'");
     if (!in_range(a.jobs, ranges::jobs))

@@ -101,14 +101,15 @@ EvidenceCheck compare_with_study(const StudyStore& store, const InspectResult& r
 }
 
 EvidenceCheck study_check(const InspectResult& r, const std::string& hash, const std::string& location) {
-    StoreLocation where(location, is_postgres_url(location) ? r.manifest.study : "");
+    StoreLocation where(location);
+    if (where.shares_work()) where.study = r.manifest.study;
     std::string shown = where.redacted();
     const char* study = "the study";
-    if (where.is_postgres() && location.find("***") != std::string::npos)
+    if (!where.is_file() && location.find("***") != std::string::npos)
         return make_check(study, EvidenceVerdict::Unverified,
                        "the manifest names " + shown + " without its password; give --store URL");
     std::error_code error;
-    if (!where.is_postgres() && !fs::exists(fs::path(location), error))
+    if (where.is_file() && !fs::exists(fs::path(location), error))
         return make_check(study, EvidenceVerdict::Unverified, "no study store at " + shown);
     try {
         std::unique_ptr<StudyStore> store = StudyStore::open_read_only(where);
@@ -191,7 +192,7 @@ std::vector<EvidenceCheck> check_artifact_evidence(const InspectResult& result, 
                                    : study_check(result, hash, store));
     fs::path log = sources.audit;
     if (log.empty()) log = result.manifest.audit;
-    if (log.empty() && !store.empty() && !is_postgres_url(store)) log = default_audit_path(store);
+    if (log.empty() && !store.empty() && StoreLocation(store).is_file()) log = default_audit_path(store);
     checks.push_back(audit_check(result, hash, log));
     return checks;
 }

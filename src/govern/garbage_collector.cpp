@@ -154,7 +154,7 @@ std::set<std::string> parse_keep_list(const std::string& text) {
 }
 
 GcReport collect_garbage(const fs::path& store_file, const GcOptions& options) {
-    if (is_postgres_url(store_file.string()))
+    if (!StoreLocation(store_file).is_file())
         throw UsageError(redact_location(store_file.string()) +
                          ": gc reads SQLite study stores only (a study in PostgreSQL keeps its artifacts on the "
                          "machines that evaluated it)");

@@ -51,7 +51,7 @@ struct Promoter {
 StudyEvidence read_evidence(const PromoteRequest& request) {
     StudyEvidence evidence;
     evidence.where = request.store.redacted();
-    bool database = request.store.is_postgres();
+    bool database = !request.store.is_file();
     if (!database && !fs::is_regular_file(request.store.text))
         throw UsageError(evidence.where + ": no study store here (run `routetune tune` first)");
     auto store = StudyStore::open_read_only(request.store);
@@ -150,7 +150,7 @@ Lock make_lock(const PromoteRequest& request, const GovernedSetup& setup, const 
     lock.artifact_bytes = run.route_build.artifact_bytes;
     LockEvidence& e = lock.evidence;
     e.study = evidence.header.name;
-    e.store = request.store.is_postgres() ? request.store.redacted() : path_for_lock(evidence.anchor, request.lock);
+    e.store = request.store.is_file() ? path_for_lock(evidence.anchor, request.lock) : request.store.redacted();
     e.store_sha256 = evidence.store_sha;
     e.default_evaluation_id = evidence.default_id;
     e.route_evaluation_id = evidence.route_id;

@@ -74,7 +74,7 @@ ReviewResult review_lock(const LockStanding& standing, const fs::path& lock_file
     if (!lock.signature.empty() && !options.signer)
         throw UsageError(lock_file.string() + " is signed by " + lock.signer +
                          "; review rewrites it: give --sign KEY with --allowed-signers FILE");
-    bool database = is_postgres_url(lock.evidence.store);
+    bool database = !StoreLocation(lock.evidence.store).is_file();
     std::string store = database ? lock.evidence.store : path_from_lock(lock.evidence.store, lock_file).string();
     if (!database && !fs::is_regular_file(store))
         throw UsageError(lock_file.string() + ": the study store it names is gone (" + store +

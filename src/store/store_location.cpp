@@ -71,6 +71,15 @@ std::string redact_location(const std::string& text) {
 
 bool StoreLocation::is_postgres() const { return is_postgres_url(text); }
 
+bool StoreLocation::is_file() const { return !is_postgres(); }
+
+bool StoreLocation::shares_work() const { return is_postgres(); }
+
+std::string StoreLocation::for_records() const {
+    if (!is_file()) return redacted();
+    return std::filesystem::absolute(text).lexically_normal().string();
+}
+
 std::string StoreLocation::redacted() const { return redact_location(text); }
 
 }  // namespace routetune

@@ -22,8 +22,18 @@ struct StoreLocation {
     /// A path or URL text.
     StoreLocation(const char* location) : text(location) {}  // NOLINT
 
-    /// True for a postgresql:// or postgres:// URL.
+    /// True for a postgresql:// or postgres:// URL (for the opener in store/; callers ask the
+    /// questions below instead).
     bool is_postgres() const;
+    /// True when the store is a file on this machine: it can be looked for, made absolute, and
+    /// has files beside it (the study's folder, the audit log); false for a database server.
+    bool is_file() const;
+    /// True when the store is shared by processes on many machines: it holds several studies
+    /// by name and hands candidates to workers under leases; a file has one writer.
+    bool shares_work() const;
+    /// The location as records that outlive this run name it (manifests, locks): a file made
+    /// absolute and normal, a database URL without its password.
+    std::string for_records() const;
     /// The location as messages may show it: the password replaced by "***".
     std::string redacted() const;
 };

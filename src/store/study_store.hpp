@@ -14,8 +14,9 @@
 
 #include "routetune/evaluation.hpp"
 #include "routetune/route.hpp"
-#include "store/store_location.hpp"
 #include "routetune/study.hpp"
+#include "store/process_ledger.hpp"
+#include "store/store_location.hpp"
 
 namespace routetune {
 
@@ -63,19 +64,12 @@ struct StudyOutcome {
     double minimal_ci_high = 0;
 };
 
-/// The process a pending evaluation was running when last noted, and who ran it.
-struct PendingProcess {
-    std::string route_hash;
-    std::string owner;             ///< the writer's this_process_tag() ("<pid>-<start ticks>")
-    std::int64_t pgid = 0;         ///< 0: none noted
-    std::uint64_t pgid_ticks = 0;  ///< the group leader's start time (clock ticks since boot)
-};
-
 /// Whether reading evaluations also reads their per-case rows.
 enum class CaseRows { Load, Skip };
 
 /// An open study store: the operations a study, a report, a simulation and GPT import/export
-/// need, whatever the backend (SQLite file today). Implementations are thread-safe.
+/// need, whatever the backend. Every operation is pure virtual: a backend states each one.
+/// Implementations are thread-safe.
 class StudyStore {
 public:
     virtual ~StudyStore() = default;
@@ -85,27 +79,23 @@ public:
     /// one writer at a time. Throws UsageError for a foreign store or a newer schema,
     /// RuntimeFailure when it cannot be opened or another writer holds it.
     static std::unique_ptr<StudyStore> open(const StoreLocation& location);
-    /// Opens the SQLite file at location for writing as a new study: under the writer lock, a
-    /// store already there (with the companions, e.g. the study's folder) is renamed to
-    /// "<name>.<UTC time>.old" first; a file that is not a routetune store is refused
-    /// (UsageError) and left as it is.
-    static std::unique_ptr<StudyStore> open_fresh(const std::filesystem::path& location,
-                                                  const std::vector<std::filesystem::path>& companions);
+    /// Opens the store at location for writing as a new study: a study already there is moved
+    /// aside under its name + ".<UTC time>.old" (a file with its companions, e.g. the study's
+    /// folder, under the writer lock; a study in a database renamed, its companions moved too);
+    /// moved_aside_to() names where. A file that is not a routetune store is refused
+    /// (UsageError) and left as it is; other errors as open().
+    static std::unique_ptr<StudyStore> open_new_study(const StoreLocation& location,
+                                                      const std::vector<std::filesystem::path>& companions);
+    /// Opens the study at location for writing to continue it (tune --continue): UsageError
+    /// when there is none to continue at a file location; other errors as open().
+    static std::unique_ptr<StudyStore> open_to_continue(const StoreLocation& location);
     /// Opens an existing store for reading only (report, simulate); same errors; never creates.
     /// A database of several studies needs location.study.
     static std::unique_ptr<StudyStore> open_read_only(const StoreLocation& location);
 
-    /// Moves the study held here out of the way under its name + suffix, so that a new study of
-    /// the same name begins; false when the backend keeps one study per file (the caller moves
-    /// the file aside before opening instead).
-    virtual bool set_aside(const std::string& suffix) {
-        static_cast<void>(suffix);
-        return false;
-    }
-
-    /// Where opening this store as a new study (open_fresh, set_aside) moved the study that was
+    /// Where opening this store as a new study (open_new_study) moved the study that was
     /// there, by its new name; "" when none was moved.
-    virtual std::string moved_aside_to() const { return ""; }
+    virtual std::string moved_aside_to() const = 0;
     /// Where the store is, for messages (a file path, or the URL without its password).
     virtual std::string location() const = 0;
     /// The schema version the store had when opened (0 for a new store).
@@ -119,13 +109,12 @@ public:
     /// Records that route started (status pending, owned by this process) and returns its row
     /// id; record() of the same route later replaces the pending row.
     virtual std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at) = 0;
-    /// Notes on route_hash's pending row the process group it runs now (not fsync'ed: it only
-    /// matters while this machine is up). Backends without pending rows ignore it.
-    virtual void note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) {
-        static_cast<void>(route_hash), static_cast<void>(pgid), static_cast<void>(pgid_ticks);
-    }
-    /// The pending rows' processes (what a killed writer may have left running).
-    virtual std::vector<PendingProcess> pending_processes() const { return {}; }
+    /// Where the store notes the processes of its pending evaluations (see ProcessLedger), or
+    /// nullptr when it keeps none (a database shared by workers: a worker's processes end
+    /// with its lease).
+    virtual ProcessLedger* process_ledger() = 0;
+    /// The same, read-only.
+    virtual const ProcessLedger* process_ledger() const = 0;
     /// Stores a finished evaluation (and its cases) in one durable transaction, replacing any
     /// pending row of the same route; returns the new row id.
     virtual std::int64_t record(const Evaluation& evaluation) = 0;
@@ -134,17 +123,15 @@ public:
 
     /// Sets the artifact path of evaluation id ("" once its artifact is deleted).
     virtual void update_artifact_path(std::int64_t id, const std::string& artifact_path) = 0;
-    /// Clears the artifact path of every evaluation in ids, durably and all at once where the
-    /// backend can (SQLite: one transaction); by default one update_artifact_path each.
-    virtual void clear_artifact_paths(const std::vector<std::int64_t>& ids) {
-        for (std::int64_t id : ids) update_artifact_path(id, "");
-    }
+    /// Clears the artifact path of every evaluation in ids, durably and all at once (one
+    /// transaction).
+    virtual void clear_artifact_paths(const std::vector<std::int64_t>& ids) = 0;
 
     /// Empties the build log tail and every case's stderr tail of evaluation id (retention), with
     /// the freed bytes overwritten, and passes its message through the redaction filter again (a
     /// store written before the filter knew a secret's form); hashes, statuses, losses and
-    /// timings stay. Backends without it throw RuntimeFailure.
-    virtual void clear_log_tails(std::int64_t id);
+    /// timings stay.
+    virtual void clear_log_tails(std::int64_t id) = 0;
 
     /// Every evaluation: finished ones in the order they finished, then pending ones.
     virtual std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const = 0;
@@ -165,15 +152,14 @@ public:
     virtual std::optional<StudyOutcome> read_outcome() const = 0;
 
     /// Stores (replacing) a named fact of the study that reports give back as tune printed it
-    /// ("metric", "candidates_total", "artifact_bytes", "wall_s"); a backend without a place
-    /// for them ignores it.
-    virtual void write_note(const std::string& key, const std::string& value) { (void)key, (void)value; }
+    /// ("metric", "candidates_total", "artifact_bytes", "wall_s").
+    virtual void write_note(const std::string& key, const std::string& value) = 0;
     /// A fact stored by write_note, or nullopt.
-    virtual std::optional<std::string> read_note(const std::string& key) const {
-        (void)key;
-        return std::nullopt;
-    }
+    virtual std::optional<std::string> read_note(const std::string& key) const = 0;
 };
+
+/// The row mark_pending() stores for route: status pending, its phase and start, nothing else.
+Evaluation pending_evaluation(const Route& route, const std::string& phase, const std::string& started_at);
 
 /// Samples as text ("0.25 0.5"), exact: shortest round-trip decimal of each double.
 std::string encode_samples(const std::vector<double>& samples);

@@ -11,19 +11,22 @@ ProcessResult TrackingProcessRunner::run(const ProcessSpec& spec) {
     if (spec.label.empty()) return inner_.run(spec);
     ProcessSpec tracked = spec;
     tracked.env[kEvaluationTagVariable] = this_process_tag() + ":" + spec.label;
-    StudyStore& store = store_;
-    std::string label = spec.label;
-    auto earlier = spec.on_started;
-    tracked.on_started = [&store, label, earlier](int pgid) {
-        if (earlier) earlier(pgid);
-        store.note_process(label, pgid, process_start_ticks(pgid));
-    };
+    if (ProcessLedger* ledger = ledger_) {
+        std::string label = spec.label;
+        auto earlier = spec.on_started;
+        tracked.on_started = [ledger, label, earlier](int pgid) {
+            if (earlier) earlier(pgid);
+            ledger->note_process(label, pgid, process_start_ticks(pgid));
+        };
+    }
     return inner_.run(tracked);
 }
 
 std::size_t end_leftover_processes(const StudyStore& store) {
+    const ProcessLedger* ledger = store.process_ledger();
+    if (!ledger) return 0;
     std::size_t ended = 0;
-    for (const PendingProcess& pending : store.pending_processes()) {
+    for (const PendingProcess& pending : ledger->pending_processes()) {
         if (pending.owner.empty() || pending.owner == this_process_tag()) continue;
         if (pending.pgid > 0 && end_group_if_same(static_cast<pid_t>(pending.pgid), pending.pgid_ticks)) ++ended;
         ended += end_tagged_processes(kEvaluationTagVariable, pending.owner + ":" + pending.route_hash);

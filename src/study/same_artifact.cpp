@@ -3,7 +3,7 @@
 // candidate did itself (its route, phase, build and artifact, when it started) stays its own.
 #include "study/same_artifact.hpp"
 
-#include "study/study_ledger.hpp"
+#include "routetune/strategy.hpp"
 #include "util/files.hpp"
 
 namespace routetune {

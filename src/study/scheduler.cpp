@@ -170,7 +170,8 @@ void Scheduler::wait_refilling(JobId job, std::size_t target) {
     }
 }
 
-std::optional<Evaluation> Scheduler::evaluate_default(const RunBaseline& golden, DefaultRecord& record) {
+bool Scheduler::evaluate_default(const RunBaseline& golden, const std::function<void(const DefaultRecord&)>& keep) {
+    DefaultRecord record;
     refill(options_.jobs - 1);
     ledger_.mark_started(Route{}, "default");
     JobId build = executor_.start_build(Route{}, "default");
@@ -180,9 +181,13 @@ std::optional<Evaluation> Scheduler::evaluate_default(const RunBaseline& golden,
     JobId measurement = executor_.start_measure(std::move(built), golden, &record);
     wait_refilling(measurement, options_.jobs);
     Evaluation e = executor_.take_measurement(measurement);
-    if (!interrupt_requested()) return e;
-    drain();
-    return std::nullopt;
+    if (interrupt_requested()) {
+        drain();
+        return false;
+    }
+    keep(record);
+    commit(std::move(e));
+    return true;
 }
 
 bool Scheduler::search(const RunBaseline& baseline) {

@@ -44,11 +44,13 @@ public:
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
 
-    /// Builds and measures the default route against golden (record receives its outputs),
-    /// with jobs - 1 candidate builds beside its build (and, with overlap, jobs of them
-    /// during its measurement, each slot refilled as its build ends). Returns its evaluation, not committed; nullopt when an
-    /// interrupt arrived (the work in flight is then drained).
-    std::optional<Evaluation> evaluate_default(const RunBaseline& golden, DefaultRecord& record);
+    /// Builds and measures the default route against golden, with jobs - 1 candidate builds
+    /// beside its build (and, with overlap, jobs of them during its measurement, each slot
+    /// refilled as its build ends); hands its outputs to keep (which saves them before the
+    /// commit, so a committed default always has its references) and commits it the way every
+    /// candidate is committed. Returns false when an interrupt arrived (nothing is committed
+    /// and the work in flight is drained).
+    bool evaluate_default(const RunBaseline& golden, const std::function<void(const DefaultRecord&)>& keep);
 
     /// Proposes, builds, measures and commits until the strategy proposes nothing more, the
     /// budget is spent or an interrupt arrives. At the time limit no build or measurement

@@ -13,7 +13,7 @@
 #include "eval/case_judgement.hpp"
 #include "eval/fingerprint.hpp"
 #include "study/process_tracking.hpp"
-#include "study/study_runner.hpp"
+#include "study/study_location.hpp"
 #include "util/bounded_read.hpp"
 #include "util/files.hpp"
 
@@ -23,13 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string timestamp_suffix() {
-    std::string stamp = iso8601_utc_now();
-    for (char& c : stamp) {
-        if (c == ':') c = '-';
-    }
-    return stamp;
-}
 std::string environment_value(const char* name) {
     const char* value = std::getenv(name);
     return value ? value : "";
@@ -54,23 +47,8 @@ std::map<std::string, std::string> study_fingerprint(const StudySetup& setup) {
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths) {
     std::map<std::string, std::string> fingerprint = study_fingerprint(setup);
     StoreLocation where = study_store_location(options, setup.spec.name, paths);
-    std::unique_ptr<StudyStore> store;
-    if (where.is_postgres()) {
-        store = StudyStore::open(where);
-        if (!options.resume && store->read_header()) {
-            std::string suffix = "." + timestamp_suffix() + ".old";
-            store->set_aside(suffix);
-            std::error_code ec;
-            if (fs::exists(paths.root, ec)) fs::rename(paths.root, paths.root.string() + suffix, ec);
-        }
-    } else if (options.resume) {
-        if (!fs::exists(paths.cache))
-            throw UsageError("--continue: there is no study to continue at " + paths.cache.string() +
-                             " (drop --continue to start one, or name its store with --cache)");
-        store = StudyStore::open(where);
-    } else {
-        store = StudyStore::open_fresh(paths.cache, {paths.root});
-    }
+    std::unique_ptr<StudyStore> store =
+        options.resume ? StudyStore::open_to_continue(where) : StudyStore::open_new_study(where, {paths.root});
     std::optional<StudyHeader> header = store->read_header();
     if (options.resume) end_leftover_processes(*store);
     if (header) {

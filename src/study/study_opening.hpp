@@ -15,9 +15,9 @@
 namespace routetune {
 
 /// Opens the store for this run. Without options.resume an existing study is moved aside
-/// under the writer lock (StudyStore::open_fresh, set_aside; moved_aside_to() names where)
-/// and a new one begins; with it, a study must exist at paths.cache (else
-/// UsageError saying so), the recorded fingerprint must
+/// (StudyStore::open_new_study; moved_aside_to() names where) and a new one begins; with it,
+/// a study must exist there (StudyStore::open_to_continue: else UsageError saying so), the
+/// recorded fingerprint must
 /// match (else FingerprintMismatch listing the differences, unless ignore_fingerprint) and so
 /// must the expression and search (else UsageError).
 std::unique_ptr<StudyStore> open_study(const StudySetup& setup, const TuneOptions& options, const StudyPaths& paths);

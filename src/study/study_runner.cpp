@@ -92,11 +92,11 @@ StudySummary StudyRunner::run() {
     if (options_.started_s) ledger.count_from(*options_.started_s);
     ledger.on_progress(progress_);
     ledger.load();
-    std::unique_ptr<Strategy> strategy = make_strategy(
-        setup_.search, setup_.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
+    if (!setup_.strategy) throw RuntimeFailure("a study setup runs one study: its strategy was taken already");
+    std::unique_ptr<Strategy> strategy = std::move(setup_.strategy);
     std::unique_ptr<EvaluationExecutor> executor;
     queue_ = nullptr;
-    if (where_.is_postgres()) {
+    if (where_.shares_work()) {
         auto queue = std::make_unique<QueueExecutor>(evaluator, setup_, where_, options_.jobs, options_.lease_s);
         queue_ = queue.get();
         executor = std::move(queue);
@@ -181,13 +181,11 @@ void StudyRunner::close_warm_processes(const Evaluator& evaluator) {
 }
 
 void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
-    DefaultRecord record;
     RunBaseline golden = golden_baseline(setup_.spec);
     golden.paired_self = setup_.spec.timing.paired;  // its A/A spread: the default's runs paired with more of its own
-    std::optional<Evaluation> e = scheduler.evaluate_default(golden, record);
-    if (!e) throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
-    save_default_record(paths_, record);
-    ledger.commit(std::move(*e));
+    auto keep = [this](const DefaultRecord& record) { save_default_record(paths_, record); };
+    if (!scheduler.evaluate_default(golden, keep))
+        throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
 }
 
 void StudyRunner::pair_with_default(const Evaluator& evaluator, const Evaluation& default_evaluation,

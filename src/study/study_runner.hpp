@@ -12,6 +12,7 @@
 #include "study/confirmation_progress.hpp"
 #include "study/evaluation_executor.hpp"
 #include "study/study_ledger.hpp"
+#include "study/study_location.hpp"
 #include "eval/study_paths.hpp"
 #include "study/study_setup.hpp"
 #include "study/tune_options.hpp"
@@ -92,13 +93,5 @@ StudySummary load_study_summary(const StoreLocation& store);
 
 /// The summary of the study in an open store (the end of tune, on the writer's own connection).
 StudySummary summarize_store(const StudyStore& store);
-
-/// The study's files: options.cache, else <spec dir>/.routetune/<options.study, else the spec's
-/// name>.sqlite.
-StudyPaths study_paths(const Spec& spec, const TuneOptions& options);
-
-/// Where options say the study lives: --store URL (the study --study, else the spec's name),
-/// else the SQLite file of paths.
-StoreLocation study_store_location(const TuneOptions& options, const std::string& spec_name, const StudyPaths& paths);
 
 }  // namespace routetune

@@ -61,7 +61,8 @@ StudySetup prepare_study(Spec spec, const TuneOptions& options) {
         throw UsageError(spec.file.string() + ": no route expression: set [search] routes or give --routes");
     }
     setup.search = spec.search.mode;
-    make_strategy(setup.search, setup.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
+    setup.strategy =
+        make_strategy(setup.search, setup.expression, StrategyOptions{spec.search.seed, spec.search.mixed_max_knobs});
     if (setup.search == "full") {
         BigCount count = count_candidates(setup.expression, ExpansionMode::Full);
         if (count > BigCount(spec.search.max_routes)) {

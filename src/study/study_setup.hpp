@@ -1,5 +1,6 @@
 // Everything a study needs before its first build: the spec with the command line's
-// overrides, the adapter and its catalog, the parsed expression and the search's name.
+// overrides, the adapter and its catalog, the parsed expression, the search's name and its
+// strategy (made here once: making it is what checks the name and the expression).
 #pragma once
 
 #include <memory>
@@ -8,6 +9,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/expression.hpp"
 #include "routetune/spec.hpp"
+#include "routetune/strategy.hpp"
 #include "study/tune_options.hpp"
 
 namespace routetune {
@@ -19,6 +21,7 @@ struct StudySetup {
     Catalog catalog;
     Expression expression;
     std::string search;                ///< strategy name
+    std::unique_ptr<Strategy> strategy;  ///< made once from search (which checks it); the study's run takes it
 };
 
 /// The adapter options a spec implies (compiler, base flags, declared knobs).

@@ -42,17 +42,8 @@ double evaluation_span_s(const std::vector<Evaluation>& evaluations) {
 
 }  // namespace
 
-StudyPaths study_paths(const Spec& spec, const TuneOptions& options) {
-    return make_study_paths(spec.dir, options.study.empty() ? spec.name : options.study, options.cache);
-}
-
-StoreLocation study_store_location(const TuneOptions& options, const std::string& spec_name, const StudyPaths& paths) {
-    if (!is_postgres_url(options.store)) return StoreLocation(paths.cache);
-    return StoreLocation(options.store, options.study.empty() ? spec_name : options.study);
-}
-
 StudySummary load_study_summary(const StoreLocation& cache) {
-    if (!cache.is_postgres() && !std::filesystem::exists(cache.text))
+    if (cache.is_file() && !std::filesystem::exists(cache.text))
         throw UsageError("no study cache at " + cache.text);
     return summarize_store(*StudyStore::open_read_only(cache));
 }

@@ -1,13 +1,14 @@
-// The PostgreSQL study store against a real server: every field round-trips through a reopen,
-// one database holds several studies picked by name, a route is recorded once, a second
-// coordinator of a study is refused, a newer schema is refused, set_aside keeps the old study,
+// What only the PostgreSQL study store has, against a real server (the interface's contract is
+// tests/pg/study_store_conformance_test.cpp, run against every backend): one database holds
+// several studies picked by name, a route is recorded once, a coordinator of one study does not
+// block another, a new study keeps the old one under a new name, an older schema is upgraded,
 // and an unreachable server's message names the URL without its password.
 #include <gtest/gtest.h>
 
 #include "pg/pg_test_database.hpp"
 #include "routetune/error.hpp"
 #include "store/postgres/pg_connection.hpp"
-#include "store/postgres/pg_schema.hpp"
+#include "store/postgres/pg_study_store.hpp"
 #include "store/study_store.hpp"
 #include "unit/store_samples.hpp"
 
@@ -16,50 +17,18 @@ namespace {
 
 using namespace routetune::testing;
 
-TEST(PgStudyStore, EveryFieldRoundTripsAndSurvivesReopen) {
+TEST(PgStudyStore, AReaderWithoutANameTakesTheDatabasesOnlyStudy) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
     Evaluation evaluation = sample_evaluation("-O=3 -funroll-loops=on");
-    StudyHeader header = sample_header();
     {
         std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "matmul"));
-        EXPECT_EQ(store->opened_schema_version(), 0);
-        EXPECT_FALSE(store->read_header().has_value());
-        store->write_header(header);
-        store->mark_pending(Route::parse("-O=2"), "fast", "2026-11-29T23:00:00Z");
-        evaluation.id = store->record(evaluation);
-        StudyOutcome outcome;
-        outcome.outcome = Outcome::Improved;
-        outcome.winner = evaluation.route;
-        outcome.speedup = 1.5;
-        outcome.recorded_at = "2026-11-29T23:10:00Z";
-        store->record_outcome(outcome);
-        StudyConfirmation confirmation;
-        confirmation.rounds = 4;
-        confirmation.baseline = Confirmation{Route{}, {}, {{0.2, 0.21}, 0.205, 0.2, 0.21}, 1, 1, 1};
-        confirmation.candidates.push_back(Confirmation{evaluation.route, {}, {{0.1}, 0.1, 0.1, 0.1}, 2, 1.9, 2.1});
-        store->write_note("metric", "rel_l2");
-        store->record_confirmation(confirmation);
+        store->write_header(sample_header());
+        store->record(evaluation);
     }
-    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(url);  // the only study
-    EXPECT_EQ(store->opened_schema_version(), current_pg_schema_version());
-    header.name = "matmul";
-    EXPECT_EQ(store->read_header(), header);
-    std::vector<Evaluation> all = store->evaluations();
-    ASSERT_EQ(all.size(), 2u);
-    expect_same(evaluation, all[0]);
-    EXPECT_EQ(all[1].status, Status::Pending);
-    EXPECT_EQ(store->count(), 2u);
-    ASSERT_TRUE(store->find(evaluation.route.hash()).has_value());
-    expect_same(evaluation, *store->find(evaluation.route.hash()));
-    EXPECT_EQ(store->read_outcome()->winner, evaluation.route);
-    auto confirmation = store->read_confirmation();
-    ASSERT_TRUE(confirmation.has_value());
-    EXPECT_EQ(confirmation->rounds, 4);
-    ASSERT_TRUE(confirmation->baseline.has_value());
-    ASSERT_EQ(confirmation->candidates.size(), 1u);
-    EXPECT_EQ(confirmation->candidates[0].ci_high, 2.1);
-    EXPECT_EQ(confirmation->candidates[0].default_timing.median_s, 0.205);
-    EXPECT_EQ(store->read_note("metric"), "rel_l2");
+    std::unique_ptr<StudyStore> store = StudyStore::open_read_only(url);
+    EXPECT_EQ(store->read_header(), sample_header());
+    expect_same(evaluation, store->evaluations().at(0));
+    EXPECT_NE(store->location().find("(study matmul)"), std::string::npos) << store->location();
 }
 
 TEST(PgStudyStore, OneDatabaseHoldsSeveralStudiesByName) {
@@ -106,28 +75,23 @@ TEST(PgStudyStore, ASecondCoordinatorOfTheSameStudyIsRefusedUntilTheFirstCloses)
     EXPECT_NO_THROW(StudyStore::open(StoreLocation(url, "s")));
 }
 
-TEST(PgStudyStore, SetAsideKeepsTheOldStudyUnderANewName) {
+TEST(PgStudyStore, ANewStudyKeepsTheOldOneUnderANewName) {
     ROUTETUNE_FRESH_PG_DATABASE(url);
-    std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
-    store->write_header(sample_header());
-    store->record(sample_evaluation("-O=3"));
-    EXPECT_TRUE(store->set_aside(".old"));
+    {
+        std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
+        store->write_header(sample_header());
+        store->record(sample_evaluation("-O=3"));
+    }
+    std::unique_ptr<StudyStore> store = StudyStore::open_new_study(StoreLocation(url, "s"), {});
     EXPECT_FALSE(store->read_header().has_value());
     store->write_header(sample_header());
     EXPECT_EQ(store->count(), 0u);
-    EXPECT_EQ(StudyStore::open_read_only(StoreLocation(url, "s.old"))->count(), 1u);
-}
-
-TEST(PgStudyStore, ANewerSchemaIsRefused) {
-    ROUTETUNE_FRESH_PG_DATABASE(url);
-    StudyStore::open(StoreLocation(url, "s"));
-    PgConnection(url).exec("UPDATE routetune_meta SET value = '99' WHERE key = 'schema_version'");
-    try {
-        StudyStore::open(StoreLocation(url, "s"));
-        FAIL() << "schema 99 opened";
-    } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("version 99 is newer"), std::string::npos) << error.what();
-    }
+    std::vector<std::string> names = pg_study_names(url);
+    ASSERT_EQ(names.size(), 2u);
+    EXPECT_EQ(names[0].rfind("s.", 0), 0u) << names[0];
+    EXPECT_EQ(names[0].substr(names[0].size() - 4), ".old") << names[0];
+    EXPECT_NE(store->moved_aside_to().find("(study " + names[0] + ")"), std::string::npos) << store->moved_aside_to();
+    EXPECT_EQ(StudyStore::open_read_only(StoreLocation(url, names[0]))->count(), 1u);
 }
 
 // Schema 3 added the paired rounds: a version-2 database is upgraded when opened for writing,
@@ -147,12 +111,6 @@ TEST(PgStudyStore, AVersionTwoDatabaseIsUpgradedAndItsRowsReadAsUnpaired) {
     std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));
     EXPECT_EQ(store->opened_schema_version(), 2);
     expect_old_row_unpaired_and_new_row_paired(*store, old_row);
-}
-
-TEST(PgStudyStore, ADatabaseOfAnotherApplicationIsRefused) {
-    ROUTETUNE_FRESH_PG_DATABASE(url);
-    PgConnection(url).exec("CREATE TABLE study (x int)");
-    EXPECT_THROW(StudyStore::open(StoreLocation(url, "s")), UsageError);
 }
 
 TEST(PgStudyStore, AnUnreachableServerNamesTheRedactedUrlAndTheServerMessage) {
@@ -176,6 +134,12 @@ TEST(StoreLocation, RedactsPasswordsInUserinfoAndQuery) {
     EXPECT_EQ(redact_location("/tmp/a:b@c.sqlite"), "/tmp/a:b@c.sqlite");
     EXPECT_TRUE(StoreLocation("postgresql://h/d").is_postgres());
     EXPECT_FALSE(StoreLocation(std::filesystem::path("study.sqlite")).is_postgres());
+    EXPECT_TRUE(StoreLocation("postgres://h/d").shares_work());
+    EXPECT_FALSE(StoreLocation("postgres://h/d").is_file());
+    EXPECT_TRUE(StoreLocation("study.sqlite").is_file());
+    EXPECT_FALSE(StoreLocation("study.sqlite").shares_work());
+    EXPECT_EQ(StoreLocation("postgresql://u:pw@h/d").for_records(), "postgresql://u:***@h/d");
+    EXPECT_EQ(StoreLocation("/a/./b/../s.sqlite").for_records(), "/a/s.sqlite");
 }
 
 }  // namespace

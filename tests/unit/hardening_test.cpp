@@ -83,14 +83,14 @@ TEST(StoreFile, FreshOpenMovesAsideOnlyItsOwnStoreAndOnlyUnderTheLock) {
     fs::create_directories(dir / "s.d");
     {
         auto writer = StudyStore::open(dir / "s.sqlite");
-        EXPECT_THROW(StudyStore::open_fresh(dir / "s.sqlite", {dir / "s.d"}), RuntimeFailure);
+        EXPECT_THROW(StudyStore::open_new_study(dir / "s.sqlite", {dir / "s.d"}), RuntimeFailure);
         EXPECT_TRUE(fs::exists(dir / "s.d"));  // nothing moved while the writer holds it
     }
-    auto fresh = StudyStore::open_fresh(dir / "s.sqlite", {dir / "s.d"});
+    auto fresh = StudyStore::open_new_study(dir / "s.sqlite", {dir / "s.d"});
     EXPECT_EQ(fresh->count(), 0u);
     EXPECT_FALSE(fs::exists(dir / "s.d"));
     write_file(dir / "notes.txt", "mine\n");
-    EXPECT_THROW(StudyStore::open_fresh(dir / "notes.txt", {}), UsageError);
+    EXPECT_THROW(StudyStore::open_new_study(dir / "notes.txt", {}), UsageError);
     EXPECT_EQ(read_file(dir / "notes.txt"), "mine\n");
 }
 
@@ -106,19 +106,6 @@ TEST(StoreFile, DamagedSchemaVersionIsNamed) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("schema version is 'abc'"), std::string::npos) << e.what();
     }
-}
-
-TEST(PendingRows, RecordTheirOwnerAndProcessGroup) {
-    fs::path dir = scratch();
-    auto store = StudyStore::open(dir / "s.sqlite");
-    Route route = Route::parse("-O=3");
-    store->mark_pending(route, "fast", "t");
-    store->note_process(route.hash(), 4321, 99);
-    auto pending = store->pending_processes();
-    ASSERT_EQ(pending.size(), 1u);
-    EXPECT_EQ(pending[0].owner, this_process_tag());
-    EXPECT_EQ(pending[0].pgid, 4321);
-    EXPECT_EQ(pending[0].pgid_ticks, 99u);
 }
 
 TEST(BoundedRead, RefusesDevicesAndLargeFiles) {

@@ -53,11 +53,8 @@ protected:
     // The default route, then the search; false when interrupted.
     bool run_study() {
         if (!ledger->default_evaluation()) {
-            DefaultRecord record;
             RunBaseline golden;
-            auto e = scheduler->evaluate_default(golden, record);
-            if (!e) return false;
-            ledger->commit(*e);
+            if (!scheduler->evaluate_default(golden, [](const DefaultRecord&) {})) return false;
         }
         baseline = bench.baseline(ledger->default_evaluation()->timing.median_s);
         return scheduler->search(baseline);

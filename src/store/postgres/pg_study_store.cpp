@@ -83,13 +83,12 @@ std::vector<std::string> pg_study_names(const std::string& url) {
     return study_names(db);
 }
 
-bool PgStudyStore::set_aside(const std::string& suffix) {
+void PgStudyStore::set_aside(const std::string& suffix) {
     std::lock_guard lock(impl_->mutex);
-    if (impl_->study_id == 0) return true;
+    if (impl_->study_id == 0) return;
     impl_->db->exec("UPDATE study SET name = name || $2 WHERE id = $1", {pg_int(impl_->study_id), suffix});
     impl_->study_id = 0;
     impl_->moved_aside_to = impl_->db->where() + " (study " + impl_->name + suffix + ")";
-    return true;
 }
 
 std::string PgStudyStore::moved_aside_to() const { return impl_->moved_aside_to; }
@@ -144,12 +143,7 @@ std::optional<StudyHeader> PgStudyStore::read_header() const {
 }
 
 std::int64_t PgStudyStore::mark_pending(const Route& route, const std::string& phase, const std::string& started_at) {
-    Evaluation pending;
-    pending.route = route;
-    pending.phase = phase;
-    pending.status = Status::Pending;
-    pending.started_at = started_at;
-    return record(pending);
+    return record(pending_evaluation(route, phase, started_at));
 }
 
 std::int64_t PgStudyStore::record(const Evaluation& evaluation) { return record_many({evaluation}).front(); }
@@ -175,6 +169,13 @@ std::vector<std::int64_t> PgStudyStore::record_many(const std::vector<Evaluation
 void PgStudyStore::update_artifact_path(std::int64_t id, const std::string& artifact_path) {
     std::lock_guard lock(impl_->mutex);
     impl_->db->exec("UPDATE evaluation SET artifact_path = $2 WHERE id = $1", {pg_int(id), artifact_path});
+}
+
+void PgStudyStore::clear_artifact_paths(const std::vector<std::int64_t>& ids) {
+    std::lock_guard lock(impl_->mutex);
+    PgTransaction transaction(*impl_->db);
+    for (std::int64_t id : ids) impl_->db->exec("UPDATE evaluation SET artifact_path = '' WHERE id = $1", {pg_int(id)});
+    transaction.commit();
 }
 
 std::vector<Evaluation> PgStudyStore::evaluations(CaseRows cases) const {

@@ -18,16 +18,22 @@ public:
     static std::unique_ptr<PgStudyStore> open(const StoreLocation& location, bool read_only);
     ~PgStudyStore() override;
 
-    bool set_aside(const std::string& suffix) override;
+    /// Moves the study held here out of the way under its name + suffix (every row kept), so
+    /// that a new study of the same name begins here.
+    void set_aside(const std::string& suffix);
     std::string location() const override;
     std::string moved_aside_to() const override;
     int opened_schema_version() const override;
     void write_header(const StudyHeader& header) override;
     std::optional<StudyHeader> read_header() const override;
     std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at) override;
+    /// None: a worker's processes end with its lease (store/postgres/work_queue.hpp).
+    ProcessLedger* process_ledger() override { return nullptr; }
+    const ProcessLedger* process_ledger() const override { return nullptr; }
     std::int64_t record(const Evaluation& evaluation) override;
     std::vector<std::int64_t> record_many(const std::vector<Evaluation>& evaluations) override;
     void update_artifact_path(std::int64_t id, const std::string& artifact_path) override;
+    void clear_artifact_paths(const std::vector<std::int64_t>& ids) override;
     std::vector<Evaluation> evaluations(CaseRows cases = CaseRows::Load) const override;
     void load_cases(Evaluation& evaluation) const override;
     std::optional<Evaluation> find(const std::string& route_hash) const override;

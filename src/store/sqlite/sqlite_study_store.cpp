@@ -204,10 +204,7 @@ std::optional<StudyConfirmation> SqliteStudyStore::read_confirmation() const {
     while (row.step()) {
         Confirmation entry;
         entry.route = parse_stored_route(impl_->path, row.text(0));
-        entry.timing.samples_s = decode_samples(row.text(2));
-        entry.timing.median_s = row.real(3);
-        entry.timing.ci_low_s = row.real(4);
-        entry.timing.ci_high_s = row.real(5);
+        entry.timing = read_timing(row, 2);
         entry.speedup = row.real(6);
         entry.ci_low = row.real(7);
         entry.ci_high = row.real(8);

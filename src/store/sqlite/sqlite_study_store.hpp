@@ -11,12 +11,12 @@
 
 namespace routetune {
 
-/// A study store in one SQLite file.
-class SqliteStudyStore final : public StudyStore {
+/// A study store in one SQLite file; it keeps its own process ledger (on the pending rows).
+class SqliteStudyStore final : public StudyStore, public ProcessLedger {
 public:
     /// Opens the file (see StudyStore::open and open_read_only for the contract).
     static std::unique_ptr<SqliteStudyStore> open(const std::filesystem::path& path, bool read_only);
-    /// Opens the file as a new study (see StudyStore::open_fresh).
+    /// Opens the file as a new study (see StudyStore::open_new_study).
     static std::unique_ptr<SqliteStudyStore> open_fresh(const std::filesystem::path& path,
                                                         const std::vector<std::filesystem::path>& companions);
     ~SqliteStudyStore() override;
@@ -27,6 +27,8 @@ public:
     void write_header(const StudyHeader& header) override;
     std::optional<StudyHeader> read_header() const override;
     std::int64_t mark_pending(const Route& route, const std::string& phase, const std::string& started_at) override;
+    ProcessLedger* process_ledger() override { return this; }
+    const ProcessLedger* process_ledger() const override { return this; }
     void note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) override;
     std::vector<PendingProcess> pending_processes() const override;
     std::int64_t record(const Evaluation& evaluation) override;

@@ -27,6 +27,10 @@ struct SqliteStudyStore::Impl {
     std::string moved_aside_to;  ///< where opening as a new study renamed the earlier one
 };
 
+/// The timing summary stored in four columns of row from first on: samples (encode_samples
+/// text), median, CI low, CI high.
+TimingSummary read_timing(const SqliteStatement& row, int first);
+
 /// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() ran.
 class StoreTransaction {
 public:

@@ -1,4 +1,4 @@
-// Evaluations in the study store. An evaluation is one row of `evaluation` plus one row of
+// SqliteStudyStore: its evaluations. An evaluation is one row of `evaluation` plus one row of
 // `case_result` per case (position keeps their order). record() runs in its own IMMEDIATE
 // transaction and commits before returning; it first deletes a pending row of the same route,
 // so row ids follow finish order. Reading all evaluations is two sequential scans (rows, then
@@ -49,10 +49,7 @@ Evaluation read_evaluation(const SqliteStatement& row, const std::filesystem::pa
     evaluation.artifact_sha256 = row.text(8);
     evaluation.artifact_bytes = static_cast<std::uint64_t>(row.integer(9));
     evaluation.artifact_path = row.text(10);
-    evaluation.timing.samples_s = decode_samples(row.text(11));
-    evaluation.timing.median_s = row.real(12);
-    evaluation.timing.ci_low_s = row.real(13);
-    evaluation.timing.ci_high_s = row.real(14);
+    evaluation.timing = read_timing(row, 11);
     evaluation.started_at = row.text(15);
     evaluation.finished_at = row.text(16);
     evaluation.same_as = row.text(17);
@@ -69,10 +66,7 @@ CaseResult read_case(const SqliteStatement& row, const std::filesystem::path& st
     result.signal = static_cast<int>(row.integer(5));
     result.loss = row.real(6);
     result.stderr_tail = row.text(7);
-    result.timing.samples_s = decode_samples(row.text(8));
-    result.timing.median_s = row.real(9);
-    result.timing.ci_low_s = row.real(10);
-    result.timing.ci_high_s = row.real(11);
+    result.timing = read_timing(row, 8);
     return result;
 }
 
@@ -132,12 +126,12 @@ std::vector<std::int64_t> insert_all(SqliteDb& db, const std::vector<const Evalu
 
 }  // namespace
 
+TimingSummary read_timing(const SqliteStatement& row, int first) {
+    return TimingSummary{decode_samples(row.text(first)), row.real(first + 1), row.real(first + 2), row.real(first + 3)};
+}
+
 std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::string& phase, const std::string& started_at) {
-    Evaluation pending;
-    pending.route = route;
-    pending.phase = phase;
-    pending.status = Status::Pending;
-    pending.started_at = started_at;
+    const Evaluation pending = pending_evaluation(route, phase, started_at);
     std::lock_guard lock(impl_->mutex);
     // Not fsync'ed, like note_process: a pending row matters only while this machine is up
     // (kill -9 keeps it, since the WAL write reached the kernel; after a power loss no process
@@ -151,27 +145,6 @@ std::int64_t SqliteStudyStore::mark_pending(const Route& route, const std::strin
     owner.run();
     transaction.commit();
     return id;
-}
-
-void SqliteStudyStore::note_process(const std::string& route_hash, std::int64_t pgid, std::uint64_t pgid_ticks) {
-    std::lock_guard lock(impl_->mutex);
-    WeakSync weak(impl_->db);
-    auto update = impl_->db.prepare(
-        "UPDATE evaluation SET pgid = ?, pgid_ticks = ? WHERE route_hash = ? AND status = 'pending'");
-    update.bind(1, pgid).bind(2, static_cast<std::int64_t>(pgid_ticks)).bind(3, route_hash);
-    update.run();
-}
-
-std::vector<PendingProcess> SqliteStudyStore::pending_processes() const {
-    std::lock_guard lock(impl_->mutex);
-    std::vector<PendingProcess> found;
-    auto rows = impl_->db.prepare(
-        "SELECT route_hash, owner, pgid, pgid_ticks FROM evaluation WHERE status = 'pending' ORDER BY id");
-    while (rows.step()) {
-        found.push_back(PendingProcess{rows.text(0), rows.text(1), rows.integer(2),
-                                       static_cast<std::uint64_t>(rows.integer(3))});
-    }
-    return found;
 }
 
 std::int64_t SqliteStudyStore::record(const Evaluation& evaluation) {

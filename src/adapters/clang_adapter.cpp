@@ -24,6 +24,7 @@
 #include "adapters/catalog_cache.hpp"
 #include "adapters/clang_defaults.hpp"
 #include "adapters/clang_driver.hpp"
+#include "adapters/clang_llvm_flags.hpp"
 #include "adapters/clang_route_check.hpp"
 #include "adapters/compiler_runner.hpp"
 #include "adapters/gcc_flags.hpp"
@@ -39,7 +40,6 @@ namespace routetune {
 namespace {
 
 const std::string probe_program = "int main(void){return 0;}\n";
-const std::string mllvm_prefix = "-mllvm:";
 
 std::string join(const std::vector<std::string>& words, const char* separator) {
     std::string text;
@@ -182,24 +182,18 @@ Catalog ClangAdapter::discover_fresh(const CompilerIdentity& identity) {
     return catalog;
 }
 
-std::vector<std::string> llvm_option_flags(const Knob& knob, const std::string& value) {
-    std::string option = knob.name.substr(mllvm_prefix.size());
-    std::string text = knob.type == KnobType::Bool ? (value == "on" ? "true" : "false") : value;
-    return {"-mllvm", "-" + option + "=" + text};
-}
-
 AppliedRoute ClangAdapter::apply(const Route& route, const Catalog& catalog) const {
     Route driver_route;
     std::vector<std::string> llvm_flags;
     std::vector<std::string> llvm_names;
     for (const auto& [name, value] : route.assignments()) {
         const Knob* knob = catalog.find(name);
-        if (!knob || !name.starts_with(mllvm_prefix)) {
+        if (!knob || !name.starts_with(kMllvmKnobPrefix)) {
             driver_route.set(name, value);
             continue;
         }
         for (auto& flag : llvm_option_flags(*knob, value)) llvm_flags.push_back(std::move(flag));
-        llvm_names.push_back("-" + name.substr(mllvm_prefix.size()));
+        llvm_names.push_back("-" + name.substr(kMllvmKnobPrefix.size()));
     }
     std::vector<std::string> base;
     const auto& given = options_.base_flags;

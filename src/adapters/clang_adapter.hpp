@@ -51,7 +51,4 @@ private:
 /// A ClangAdapter as an Adapter (the registry's factory).
 std::unique_ptr<Adapter> make_clang_adapter(AdapterOptions options);
 
-/// The argv items of one -mllvm knob's value: {"-mllvm", "-NAME=V"}, bools as true/false.
-std::vector<std::string> llvm_option_flags(const Knob& knob, const std::string& value);
-
 }  // namespace routetune

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "adapters/clang_llvm_flags.hpp"
 #include "util/text.hpp"
 
 namespace routetune {
@@ -142,7 +143,7 @@ std::vector<Knob> parse_llvm_options(std::string_view help_list, std::string_vie
         if (found == defaults.end() || !is_llvm_optimisation_option(name, target_prefix)) continue;
         const std::string& value = found->second;
         Knob knob;
-        knob.name = "-mllvm:" + name;
+        knob.name = std::string(kMllvmKnobPrefix) + name;
         knob.help = option.help;
         knob.tags = {"mllvm"};
         if (option.type.empty() && (value == "0" || value == "1")) {

@@ -22,6 +22,7 @@
 #include <iterator>
 
 #include "adapters/clang_catalog_parser.hpp"
+#include "adapters/clang_llvm_flags.hpp"
 #include "adapters/gcc_help_parser.hpp"
 
 namespace routetune {
@@ -76,7 +77,7 @@ bool mentions(std::string_view name, const std::string_view (&words)[N]) {
 }  // namespace
 
 bool is_unsafe_clang_knob(std::string_view name) {
-    bool llvm_unsafe = name.starts_with("-mllvm:") && name.find("unsafe") != std::string_view::npos;
+    bool llvm_unsafe = name.starts_with(kMllvmKnobPrefix) && name.find("unsafe") != std::string_view::npos;
     return is_unsafe_gcc_knob(name) || llvm_unsafe ||
            std::find(std::begin(clang_unsafe), std::end(clang_unsafe), name) != std::end(clang_unsafe);
 }

@@ -8,22 +8,21 @@
 
 #include <filesystem>
 
-#include "adapters/clang_adapter.hpp"
 #include "adapters/clang_catalog_parser.hpp"
 #include "adapters/clang_defaults.hpp"
 #include "adapters/clang_driver.hpp"
+#include "adapters/clang_llvm_flags.hpp"
 #include "adapters/gcc_flags.hpp"
 
 namespace routetune {
 
 namespace {
 
-const std::string mllvm_prefix = "-mllvm:";
 const std::string macro_prefix = "macro:";
 const std::string macros_read = "macros";
 
 bool macro_switch(const Knob& knob) {
-    return knob.type == KnobType::Bool && knob.name.starts_with("-m") && !knob.name.starts_with(mllvm_prefix) &&
+    return knob.type == KnobType::Bool && knob.name.starts_with("-m") && !knob.name.starts_with(kMllvmKnobPrefix) &&
            !knob.default_value.empty();
 }
 
@@ -35,7 +34,7 @@ CompilerAccount cc1_account(const std::string& line) {
             std::string option = arguments[++i];
             option.erase(0, option.find_first_not_of('-'));
             auto eq = option.find('=');
-            account.states[mllvm_prefix + option.substr(0, eq)] = eq == std::string::npos ? "true" : option.substr(eq + 1);
+            account.states[std::string(kMllvmKnobPrefix) + option.substr(0, eq)] = eq == std::string::npos ? "true" : option.substr(eq + 1);
             continue;
         }
         account.rest += arguments[i] + "\n";
@@ -46,7 +45,7 @@ CompilerAccount cc1_account(const std::string& line) {
 }  // namespace
 
 std::optional<std::string> clang_reported_value(const Knob& knob, const std::string&, const CompilerAccount& account) {
-    if (knob.name.starts_with(mllvm_prefix)) {
+    if (knob.name.starts_with(kMllvmKnobPrefix)) {
         auto found = account.states.find(knob.name);
         if (found == account.states.end()) return std::nullopt;
         if (knob.type != KnobType::Bool) return found->second;
@@ -83,7 +82,7 @@ AccountSource clang_account_source(const CompilerIdentity& identity, bool macros
     };
     source.reported = clang_reported_value;
     source.flags_of = [](const Knob& knob, const std::string& value) {
-        if (knob.name.starts_with(mllvm_prefix)) return llvm_option_flags(knob, value);
+        if (knob.name.starts_with(kMllvmKnobPrefix)) return llvm_option_flags(knob, value);
         return std::vector<std::string>{gcc_flag_for(knob, value)};
     };
     return source;

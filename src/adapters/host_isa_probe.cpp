@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "adapters/clang_defaults.hpp"
+#include "adapters/clang_llvm_flags.hpp"
 #include "adapters/compiler_runner.hpp"
 #include "adapters/host_isa.hpp"
 
@@ -93,7 +94,7 @@ HostIsaOutcome apply_clang_host_isa(Catalog& catalog, const CompilerIdentity& id
     std::map<std::string, std::string> by_macro;  // __AVX2__ -> -mavx2
     std::set<std::string> switches;
     for (const auto& knob : catalog.knobs()) {
-        bool driver_switch = knob.name.starts_with("-m") && !knob.name.starts_with("-mllvm:");
+        bool driver_switch = knob.name.starts_with("-m") && !knob.name.starts_with(kMllvmKnobPrefix);
         bool isa = knob.type == KnobType::Bool && driver_switch && !knob.default_value.empty();
         if (!isa) continue;
         by_macro[clang_feature_macro(knob.name)] = knob.name;

@@ -14,7 +14,7 @@
 #include "govern/audit_log.hpp"
 #include "govern/lock.hpp"
 #include "govern/lock_signature.hpp"
-#include "govern/verification.hpp"
+#include "govern/environment_differences.hpp"
 
 namespace routetune {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "govern/lock.hpp"
-#include "govern/verification.hpp"
+#include "govern/environment_differences.hpp"
 
 namespace routetune {
 

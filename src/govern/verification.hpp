@@ -14,17 +14,11 @@
 #include <vector>
 
 #include "eval/fingerprint.hpp"
+#include "govern/environment_differences.hpp"
 #include "govern/lock.hpp"
 #include "govern/regression_run.hpp"
 
 namespace routetune {
-
-/// One field that differs between the lock and now.
-struct Difference {
-    std::string field;    ///< "compiler.sha256", "case.typical.input_sha256", "input.src/kernel.c", "artifact.sha256", ...
-    std::string locked;   ///< "(absent)" when the lock has no value
-    std::string current;  ///< "(absent)" when the environment has none
-};
 
 struct LockStanding;
 
@@ -50,19 +44,6 @@ struct Verification {
     std::vector<std::string> warnings;       ///< e.g. the review date has passed
     std::optional<RegressionOutcome> rerun;  ///< with rerun
 };
-
-/// The differences between lock (read from lock_file) and this environment, read through
-/// probe; the GPU is queried only when the lock recorded one. Never throws for a changed or
-/// missing file: those are differences. A different routetune version is not a difference (it
-/// does not change the build): it goes to notes, when given.
-std::vector<Difference> environment_differences(const Lock& lock, const std::filesystem::path& lock_file,
-                                                SystemProbe& probe, std::vector<std::string>* notes = nullptr);
-
-/// "field: locked 'a', current 'b'" for messages.
-std::string describe(const Difference& difference);
-
-/// An audit entry's evidence for a check of lock_file: the lock's sha256 and the differences.
-nlohmann::json difference_evidence(const std::filesystem::path& lock_file, const std::vector<Difference>& differences);
 
 /// Verifies the lock standing judged (assess_lock of lock_file): tampered, retired or stale as it
 /// says (nothing is rerun then); else regressed when rerun finds a failing case or no confirmed

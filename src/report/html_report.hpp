@@ -6,15 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "report/html_study.hpp"
 #include "routetune/study.hpp"
 
 namespace routetune {
-
-/// One study of a page and the name of its loss metric.
-struct HtmlStudy {
-    StudySummary summary;
-    std::string metric;
-};
 
 /// How a page behaves.
 struct HtmlOptions {
@@ -31,8 +26,5 @@ std::string html_report(const std::vector<HtmlStudy>& studies, const HtmlOptions
 
 /// A token that changes whenever an evaluation, confirmation or outcome is recorded.
 std::string study_state(const std::vector<HtmlStudy>& studies);
-
-/// text with & < > " ' replaced by character references, safe in element text and attributes.
-std::string escape_html(std::string_view text);
 
 }  // namespace routetune

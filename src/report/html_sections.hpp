@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/html_report.hpp"
+#include "report/html_study.hpp"
 
 namespace routetune {
 

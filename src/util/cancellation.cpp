@@ -1,6 +1,6 @@
-// The current cancellation is a thread-local pointer; cancel() sets its flag before it takes
-// the registry's lock, so a child recorded after that lock was released sees the flag (and
-// run_process kills it), and one recorded before is in the set cancel() signals.
+// The current cancellation is the child registry's thread-local owner; cancel() sets its flag
+// before it takes the registry's lock, so a child recorded after that lock was released sees the
+// flag (and run_process kills it), and one recorded before is in the set cancel() signals.
 #include "util/cancellation.hpp"
 
 #include <signal.h>
@@ -8,21 +8,18 @@
 #include "util/child_registry.hpp"
 
 namespace routetune {
-namespace {
-
-thread_local const Cancellation* current = nullptr;
-
-}  // namespace
 
 void Cancellation::cancel() {
     cancelled_.store(true);
     detail::signal_owned_groups(this, SIGKILL);
 }
 
-CancellationScope::CancellationScope(const Cancellation& cancellation) : previous_(current) { current = &cancellation; }
+CancellationScope::CancellationScope(const Cancellation& cancellation) : previous_(current_cancellation()) {
+    detail::set_current_owner(&cancellation);
+}
 
-CancellationScope::~CancellationScope() { current = previous_; }
+CancellationScope::~CancellationScope() { detail::set_current_owner(previous_); }
 
-const Cancellation* current_cancellation() { return current; }
+const Cancellation* current_cancellation() { return static_cast<const Cancellation*>(detail::current_owner()); }
 
 }  // namespace routetune

@@ -5,11 +5,11 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "util/process.hpp"
 
 namespace routetune::detail {
 

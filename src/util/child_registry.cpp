@@ -15,12 +15,11 @@
 #include <map>
 #include <mutex>
 
-#include "util/cancellation.hpp"
-
 namespace routetune::detail {
 namespace {
 
 std::mutex registry_mutex;
+thread_local const void* thread_owner = nullptr;
 
 // Each recorded child with the cancellation current on the thread that started it (or null).
 std::map<pid_t, const void*>& recorded() {
@@ -30,8 +29,12 @@ std::map<pid_t, const void*>& recorded() {
 
 }  // namespace
 
+const void* current_owner() { return thread_owner; }
+
+void set_current_owner(const void* owner) { thread_owner = owner; }
+
 pid_t clone_recorded(int (*fn)(void*), void* stack_top, void* arg) {
-    const void* owner = current_cancellation();
+    const void* owner = thread_owner;
     std::lock_guard lock(registry_mutex);
     pid_t pid = clone(fn, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
     int saved = errno;
@@ -42,7 +45,7 @@ pid_t clone_recorded(int (*fn)(void*), void* stack_top, void* arg) {
 
 int spawn_recorded(pid_t* pid, const char* program, const posix_spawn_file_actions_t* actions,
                    const posix_spawnattr_t* attr, char* const* argv, char* const* envp) {
-    const void* owner = current_cancellation();
+    const void* owner = thread_owner;
     std::lock_guard lock(registry_mutex);
     int result = posix_spawn(pid, program, actions, attr, argv, envp);
     if (result == 0) recorded().emplace(*pid, owner);

@@ -6,7 +6,7 @@
 // while the lock is held every child of this process that is not recorded is an adopted
 // orphan (or was started outside run_process, which this program does not do) and may be
 // reaped without taking the exit status a waiting thread is about to read. Internal to
-// util/process.cpp and util/process_tree.cpp.
+// util/: process.cpp, process_tree.cpp, child_launch.cpp, cancellation.cpp, interrupt_guard.cpp.
 #pragma once
 
 #include <spawn.h>
@@ -15,10 +15,17 @@
 
 namespace routetune::detail {
 
+/// The owner the children the calling thread starts are recorded under (its current
+/// cancellation, util/cancellation.hpp), or null.
+const void* current_owner();
+
+/// Makes owner (or null) the calling thread's owner of the children it starts.
+void set_current_owner(const void* owner);
+
 /// clone(fn, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD, arg): the child shares this
 /// process's memory and runs fn on its own stack (only async-signal-safe calls, then exec or
 /// _exit) while the calling thread waits; it is put in its own process group and recorded
-/// (with the calling thread's current cancellation as its owner) before the lock is released.
+/// (with the calling thread's current owner) before the lock is released.
 /// Returns once the child has exec'ed or exited: its pid, or -1 with errno.
 pid_t clone_recorded(int (*fn)(void*), void* stack_top, void* arg);
 

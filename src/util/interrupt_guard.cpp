@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "routetune/error.hpp"
-#include "util/process.hpp"
+#include "util/child_registry.hpp"
 
 namespace routetune {
 
@@ -37,7 +37,7 @@ void watch(int fd) {
     char byte = 0;
     while (read(fd, &byte, 1) == 1) {
         if (byte == 'q') return;
-        kill_running_processes();
+        detail::signal_recorded_groups(SIGKILL);
     }
 }
 
@@ -79,7 +79,7 @@ void throw_if_interrupted(const char* what) {
 
 void request_interrupt() {
     g_requested.store(true);
-    kill_running_processes();
+    detail::signal_recorded_groups(SIGKILL);
 }
 
 void clear_interrupt() { g_requested.store(false); }

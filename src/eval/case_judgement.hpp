@@ -8,7 +8,7 @@
 #include <string>
 
 #include "eval/accuracy.hpp"
-#include "eval/evaluator.hpp"
+#include "eval/candidate_run.hpp"
 #include "routetune/spec.hpp"
 
 namespace routetune {

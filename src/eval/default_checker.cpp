@@ -21,8 +21,8 @@ std::optional<double> DefaultChecker::operator()(CaseLauncher& via) {
     std::string tag = "check" + std::to_string(++checks_) + "-";
     double sum = 0;
     bool failed = false;
-    for (const auto& test_case : evaluator_.spec().cases) {
-        CaseRun run = failed ? CaseRun{} : evaluator_.run_case(*built, test_case, RunBaseline{}, &via, tag);
+    for (const auto& test_case : cases_) {
+        CaseRun run = failed ? CaseRun{} : run_case_(*built, test_case, via, tag);
         failed = failed || run.status != Status::Ok;
         sum += run.time_s;
         std::error_code ec;

@@ -6,19 +6,28 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "eval/candidate_run.hpp"
 #include "eval/case_launcher.hpp"
-#include "eval/evaluator.hpp"
+#include "routetune/spec.hpp"
 
 namespace routetune {
 
 /// Re-measures the default through a given launcher.
 class DefaultChecker {
 public:
-    /// Runs cases through evaluator (which must outlive it).
-    explicit DefaultChecker(const Evaluator& evaluator) : evaluator_(evaluator) {}
+    /// One run of one case of a build through a launcher, its files named by a tag (the
+    /// Evaluator's run_case, unbounded by any baseline).
+    using RunCase = std::function<CaseRun(const BuiltCandidate& built, const CaseSpec& test_case, CaseLauncher& via,
+                                          const std::string& file_tag)>;
+    /// Re-measures the spec's cases with run_case.
+    DefaultChecker(std::vector<CaseSpec> cases, RunCase run_case)
+        : cases_(std::move(cases)), run_case_(std::move(run_case)) {}
     /// Makes built the default to re-measure. Thread-safe.
     void remember(const BuiltCandidate& built);
     /// Each case of the default once through via: the sum of their times, or nullopt when no
@@ -26,7 +35,8 @@ public:
     std::optional<double> operator()(CaseLauncher& via);
 
 private:
-    const Evaluator& evaluator_;
+    std::vector<CaseSpec> cases_;
+    RunCase run_case_;
     std::mutex mutex_;
     std::optional<BuiltCandidate> built_;
     std::atomic<unsigned> checks_{0};

@@ -156,7 +156,9 @@ Evaluator::Evaluator(const Spec& spec, const Adapter& adapter, const Catalog& ca
     }
     std::string compiler = catalog_.compiler.path.empty() ? spec_.compiler.path : catalog_.compiler.path;
     warm_ = make_warm_measurements(spec_, compiler, adapter_.apply(Route{}, catalog_), runner_, paths_.root / "warm");
-    default_checker_ = std::make_unique<DefaultChecker>(*this);
+    default_checker_ = std::make_unique<DefaultChecker>(
+        spec_.cases, [this](const BuiltCandidate& built, const CaseSpec& test_case, CaseLauncher& via,
+                            const std::string& file_tag) { return run_case(built, test_case, RunBaseline{}, &via, file_tag); });
     warm_->set_default_check([this](CaseLauncher& via) { return (*default_checker_)(via); });
 }
 

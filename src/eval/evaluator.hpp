@@ -16,6 +16,7 @@
 #include "routetune/adapter.hpp"
 #include "routetune/evaluation.hpp"
 #include "routetune/spec.hpp"
+#include "eval/candidate_run.hpp"
 #include "eval/case_launcher.hpp"
 #include "eval/study_paths.hpp"
 #include "spec/case_names.hpp"
@@ -26,52 +27,6 @@ namespace routetune {
 class TimingSource;
 class WarmMeasurements;
 class DefaultChecker;
-
-/// A candidate after its build: ready to measure (status Pending) or already failed.
-struct BuiltCandidate {
-    Evaluation evaluation;                           ///< route, phase, build fields and status
-    std::filesystem::path workdir;                   ///< its scratch folder (holds the artifact)
-    std::filesystem::path artifact;                  ///< the {artifact} path
-    std::map<std::string, std::string> environment;  ///< the route's environment for the runs
-    std::map<std::string, std::string> placement;    ///< where its runs go (a measurement lane's
-                                                     ///< CUDA_VISIBLE_DEVICES): set over environment, for
-                                                     ///< its runs and the default's runs paired with them
-};
-
-/// What runs are checked, bounded and paired against: the reference output of each case, the
-/// default route's time per case, and the default's build that candidates' runs alternate with.
-struct RunBaseline {
-    std::map<std::string, std::string> reference_outputs;  ///< case name -> output bytes
-    std::map<std::string, double> default_case_s;          ///< case name -> default's median wall time (s)
-    std::map<std::string, double> default_case_first_s;    ///< case name -> wall time of the default build's first
-                                                           ///< run (a warm process loading it); absent: as above
-    std::optional<BuiltCandidate> paired_default;          ///< the default's build, run next to every round of
-                                                           ///< a measured candidate; nullopt: candidates timed alone
-    bool paired_self = false;                              ///< without paired_default: pair a measured build with
-                                                           ///< itself (the default's own A/A measurement)
-};
-
-/// What the default route's measurement leaves for the runs after it.
-struct DefaultRecord {
-    std::map<std::string, std::string> outputs;  ///< case name -> first output
-    std::map<std::string, double> wall_s;        ///< case name -> median process wall time
-    std::map<std::string, double> first_wall_s;  ///< case name -> wall time of the build's first run
-};
-
-/// One run of one case.
-struct CaseRun {
-    Status status = Status::Ok;   ///< ok, run_failed, run_crashed or run_timeout
-    double time_s = 0;            ///< process wall time, or the median of the reported times
-    double wall_s = 0;            ///< process wall time
-    std::vector<double> samples;  ///< the run's timing samples: {time_s}, or every reported value
-                                  ///< when [timing] reported_list = "samples"
-    std::string output;           ///< the case's output bytes
-    std::string message;          ///< why it failed
-    int exit_code = 0;
-    int signal = 0;
-    std::string stderr_tail;
-    std::string code_sha256;      ///< the code a warm measurement process says it ran ("" otherwise)
-};
 
 /// Builds, runs, checks and times candidates of one spec.
 class Evaluator {

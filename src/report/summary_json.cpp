@@ -165,6 +165,16 @@ TimingSummary read_timing(const Json& object, const char* time_key, const char* 
     return timing;
 }
 
+// Every member of object, each a string (else bad() names where.key).
+std::map<std::string, std::string> read_text_map(const Json& object, const std::string& where) {
+    std::map<std::string, std::string> values;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!it.value().is_string()) bad(where + "." + it.key(), "expected a string");
+        values[it.key()] = it.value().get<std::string>();
+    }
+    return values;
+}
+
 Route read_route(const Json& object, const std::string& where) {
     return Route::parse(text_at(object, "route", where));
 }
@@ -339,10 +349,7 @@ StudySummary summary_from_json(const Json& json) {
     summary.expression = text_at(json, "expression", where);
     const Json& fingerprint = member(json, "fingerprint", where);
     if (!fingerprint.is_object()) bad("summary.fingerprint", "expected an object");
-    for (auto it = fingerprint.begin(); it != fingerprint.end(); ++it) {
-        if (!it.value().is_string()) bad("summary.fingerprint." + it.key(), "expected a string");
-        summary.fingerprint[it.key()] = it.value().get<std::string>();
-    }
+    summary.fingerprint = read_text_map(fingerprint, "summary.fingerprint");
     std::string outcome = text_at(json, "outcome", where);
     auto parsed = outcome_from_string(outcome);
     if (!parsed) {
@@ -408,12 +415,8 @@ StudySummary summary_from_json(const Json& json) {
             summary.left_out.push_back({text_at(entry, "knob", "summary.left_out"), text_at(entry, "value", "summary.left_out"),
                                         text_at(entry, "reason", "summary.left_out")});
     }
-    if (auto defaults = json.find("knob_defaults"); defaults != json.end() && defaults->is_object()) {
-        for (auto it = defaults->begin(); it != defaults->end(); ++it) {
-            if (!it.value().is_string()) bad("summary.knob_defaults." + it.key(), "expected a string");
-            summary.knob_defaults[it.key()] = it.value().get<std::string>();
-        }
-    }
+    if (auto defaults = json.find("knob_defaults"); defaults != json.end() && defaults->is_object())
+        summary.knob_defaults = read_text_map(*defaults, "summary.knob_defaults");
     return summary;
 }
 

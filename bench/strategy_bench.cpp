@@ -267,6 +267,25 @@ CostsTime costs_time(const SyntheticLandscape& landscape, double noise_sd, std::
     };
 }
 
+/// The changes of pick that minimal lacks and whose removal from pick alone costs time (log),
+/// largest first: what the minimization lost.
+void print_lost(const Route& pick, const Route& minimal, const SyntheticLandscape& landscape) {
+    double pick_time = landscape.true_time(pick);
+    std::vector<std::pair<double, std::string>> lost;
+    for (const auto& [knob, value] : pick.assignments()) {
+        if (minimal.get(knob) == value) continue;
+        Route without = pick;
+        without.erase(knob);
+        double cost = std::log(landscape.true_time(without) / pick_time);
+        if (cost > 0.002) lost.emplace_back(cost, knob + "=" + value);
+    }
+    std::sort(lost.rbegin(), lost.rend());
+    double cost = std::log(landscape.true_time(minimal) / pick_time);
+    std::fprintf(stderr, "  minimal vs pick: %+.4f log time; lost alone:", cost);
+    for (const auto& [c, change] : lost) std::fprintf(stderr, " %s %.4f", change.c_str(), c);
+    std::fprintf(stderr, "\n");
+}
+
 struct MinimalRow {
     std::string name;
     double changes, most, fraction, worst, trials;
@@ -352,7 +371,7 @@ int main(int argc, char** argv) {
             if (diagnose) needle_ceilings.push_back(print_missing(run.history, pick, landscape));
             double noise_sd = judge_sd > 0 ? judge_sd : landscape_options(shape, knobs, s).noise_sd;
             std::size_t rounds = 0;
-            std::size_t trials = minimize_cap ? std::min(max_trials, budget / 5) : max_trials;
+            std::size_t trials = minimize_cap ? minimization_trials(pick.route.assignments().size(), budget) : max_trials;
             std::vector<ChangeBlock> order = history_order ? change_blocks(pick.route, Route{}, run.history) : std::vector<ChangeBlock>{};
             if (std::getenv("BLOCK_DEBUG")) {
                 std::size_t paid = 0, paid_knobs = 0, unpaid_knobs = 0;
@@ -360,9 +379,20 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "blocks %zu paid %zu (%zu knobs) unpaid knobs %zu; unpaid removal costs %.4f\n", order.size(), paid, paid_knobs, unpaid_knobs,
                     [&] { Route r = pick.route; for (const auto& b : order) if (!b.paid) for (const auto& k : b.knobs) r.erase(k); return std::log(landscape.true_time(r) / landscape.true_time(pick.route)); }());
                 for (const auto& b : order) if (b.paid) std::fprintf(stderr, " [%zu %.3f]", b.knobs.size(), b.gain);
+                if (std::getenv("BLOCK_TRUE")) {
+                    std::vector<ChangeBlock> ranked = order;
+                    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.gain > b.gain; });
+                    double t0 = landscape.true_time(pick.route);
+                    for (const auto& b : ranked) {
+                        Route r = pick.route; for (const auto& k : b.knobs) r.erase(k);
+                        double c = std::log(landscape.true_time(r) / t0);
+                        std::fprintf(stderr, "\n  block %2zu gain %+.4f paid %d true removal cost %+.4f", b.knobs.size(), b.gain, b.paid, c);
+                    }
+                }
                 std::fprintf(stderr, "\n");
             }
             MinimizedRoute minimal = minimize_route(pick.route, Route{}, order, costs_time(landscape, noise_sd, s, rounds), trials);
+            if (diagnose) print_lost(pick.route, minimal.route, landscape);
             minimal_changes.push_back(static_cast<double>(minimal.route.assignments().size()));
             minimal_fraction.push_back(landscape.true_time(Route{}) / landscape.true_time(minimal.route) / landscape.best_speedup());
             minimal_trials.push_back(static_cast<double>(minimal.trials));

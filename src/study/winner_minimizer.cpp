@@ -84,7 +84,7 @@ void WinnerMinimizer::shrink(StudyOutcome& outcome, const Evaluation& default_ev
     for (const auto& e : evaluations) history.push_back(observe(e, &default_evaluation));
     MinimizedRoute minimal = minimize_route(*outcome.winner, default_evaluation.route,
                                             change_blocks(*outcome.winner, default_evaluation.route, history), judge,
-                                            2 * changes + 8);
+                                            minimization_trials(changes, evaluations.size() + 1));
     if (interrupt_requested()) return;
     auto kept = builds.find(minimal.route.to_string());
     BuiltCandidate shrunk = kept != builds.end() ? kept->second : built(minimal.route);

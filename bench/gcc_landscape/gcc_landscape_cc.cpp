@@ -1,7 +1,8 @@
 // gcc_landscape_cc: a fake GCC 12 whose builds follow a modelled landscape (gcc_landscape.hpp),
 // for end-to-end `routetune tune` studies of GCC's real shape (bench/gcc_landscape/run_e2e.sh).
 // Discovery is answered from tests/fixtures/gcc12 (the catalog text GCC 12.2 prints at -O2), so
-// the study's `*=~` is the simulation's; probe compiles (-o /dev/null) accept everything. A
+// the study's `*=~` is the simulation's; the route check's `-Q --help=...` call is answered with
+// the states the route's flags ask for (a route is seen as built as asked); probe compiles (-o /dev/null) accept everything. A
 // build maps its argv back to a route (every flag gcc_flag_for gives for a value of `*=~`;
 // anything else is ignored), evaluates it on the landscape of LANDSCAPE_KIND (gcc, gcc-thin)
 // and LANDSCAPE_SEED, and fails as the landscape says (build_failed: exit 1; build_crashed:
@@ -74,11 +75,43 @@ Route route_of(const std::vector<std::string>& args) {
     return route;
 }
 
+/// text (GCC's `-Q --help=...` states at -O2) with the states route asks for, as GCC would
+/// print them after the route's flags: a switch's line `[enabled]`/`[disabled]`, a valued
+/// option's line the value. The route check reads these, so a route is seen as built.
+std::string with_route_states(const std::string& text, const Route& route) {
+    std::istringstream lines(text);
+    std::string out;
+    for (std::string line; std::getline(lines, line);) {
+        std::size_t start = line.find_first_not_of(' ');
+        if (line.rfind("  -", 0) != 0 || start == std::string::npos) {
+            out += line + "\n";
+            continue;
+        }
+        std::size_t end = line.find_first_of(" \t", start);
+        std::string option = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        bool param = option.rfind("--param=", 0) == 0;
+        std::size_t eq = option.find('=', param ? 8 : 0);
+        std::string knob = param ? "-param:" + option.substr(8, eq - 8) : option.substr(0, eq);
+        auto value = route.get(knob);
+        if (!value) {
+            out += line + "\n";
+            continue;
+        }
+        bool valued = eq != std::string::npos;
+        std::string state = !valued ? (*value == "on" ? "[enabled]" : *value == "off" ? "[disabled]" : *value) : *value;
+        out += "  " + option + " \t\t" + state + "\n";
+    }
+    return out;
+}
+
 int discover(const std::vector<std::string>& args) {
     bool values = false;
     for (const auto& arg : args) values |= arg == "-Q";
     std::string folder = gcc12_fixtures();
-    if (values) std::cout << file_text(folder + "/optimizers-O2.txt") << file_text(folder + "/params.txt") << file_text(folder + "/target.txt");
+    if (values)
+        std::cout << with_route_states(file_text(folder + "/optimizers-O2.txt") + file_text(folder + "/params.txt") +
+                                           file_text(folder + "/target.txt"),
+                                       route_of(args));
     else std::cout << file_text(folder + "/descriptions-O2.txt");
     return 0;
 }

@@ -34,7 +34,8 @@ std::size_t minimization_trials(std::size_t changes, std::size_t study_builds);
 /// it slower is put back. blocks (change_blocks of the study's history; may be empty) guide
 /// it: the blocks that did not pay are group-tested whole (the least gain first), each block
 /// kept is cut in halves down to the change that pays, and what is left is group-tested
-/// (changes of winner in no block too). At most max_trials judgements.
+/// (changes of winner in no block too). At most max_trials judgements, a fifth of which is
+/// kept for the check against the winner: the result is never a route known to be slower.
 MinimizedRoute minimize_route(const Route& winner, const Route& baseline, const std::vector<ChangeBlock>& blocks,
                               const CostsTime& costs_time, std::size_t max_trials);
 

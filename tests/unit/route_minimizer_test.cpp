@@ -161,8 +161,8 @@ TEST(RouteMinimizer, StopsAtTheTrialLimit) {
         ++calls;
         return candidate.assignments().size() < 30;  // nothing can go
     };
-    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 7);
-    EXPECT_EQ(calls, 7u);
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 10);
+    EXPECT_EQ(calls, 8u);  // two kept back for the check against the winner, which has nothing to check
     EXPECT_TRUE(minimal.cut_short);
     EXPECT_EQ(minimal.route, winner);
 }
@@ -233,6 +233,29 @@ TEST(RouteMinimizer, ItsTrialsAreAFifthOfTheStudysBuildsNeverFewerThan16NorMoreT
     EXPECT_EQ(minimization_trials(600, 20), 16u);
     EXPECT_EQ(minimization_trials(4, 16), 16u);
     EXPECT_EQ(minimization_trials(3, 1000), 14u);
+}
+
+TEST(RouteMinimizer, ARouteThatRanOutOfTrialsIsStillCheckedAndNeverEndsSlowerThanTheWinner) {
+    // The judge lets every removal pass (a noisy judge misses small losses), so every change
+    // goes, -k5, the one that matters, too; from the check against the winner on it judges
+    // truly, finds the route slower, and the trials run out while bisecting for the removal
+    // to undo: the result is the last route of the removals known not to be slower, with -k5.
+    Route winner = wide_winner(64);
+    auto time = [](const Route& route) { return route.get("-k5") ? 0.9 : 1.0; };
+    std::size_t calls = 0;
+    bool lying = true;
+    auto judge = [&](const Route& reference, const Route& candidate) {
+        ++calls;
+        if (reference == winner && candidate.assignments().empty()) lying = false;
+        return !lying && time(candidate) > time(reference);
+    };
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 8);
+    EXPECT_EQ(calls, 8u);
+    EXPECT_FALSE(lying);
+    EXPECT_TRUE(minimal.cut_short);
+    EXPECT_TRUE(minimal.route.get("-k5")) << minimal.route.to_string();
+    EXPECT_LT(minimal.route.assignments().size(), 64u);  // some removals were kept
+    EXPECT_EQ(minimal.route.assignments().size() + minimal.removed.size(), 64u);
 }
 
 }  // namespace

@@ -387,6 +387,9 @@ int main(int argc, char** argv) {
                         Route r = pick.route; for (const auto& k : b.knobs) r.erase(k);
                         double c = std::log(landscape.true_time(r) / t0);
                         std::fprintf(stderr, "\n  block %2zu gain %+.4f paid %d true removal cost %+.4f", b.knobs.size(), b.gain, b.paid, c);
+                        if (const char* k = std::getenv("HARM_KNOB"))
+                            if (std::find(b.knobs.begin(), b.knobs.end(), std::string(k)) != b.knobs.end())
+                                for (const auto& kn : b.knobs) { Route r1 = pick.route; r1.erase(kn); std::fprintf(stderr, " [%s %+.4f]", kn.c_str(), std::log(landscape.true_time(r1) / t0)); }
                     }
                 }
                 std::fprintf(stderr, "\n");

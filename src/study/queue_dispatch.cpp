@@ -1,4 +1,5 @@
-// Queue dispatch. The collector polls every 100 ms: it re-queues expired leases (so a dead
+// Queue dispatch. The collector polls every 100 ms (a stop wakes it at once, so closing the
+// queue before the confirmation waits for no poll): it re-queues expired leases (so a dead
 // worker's candidate comes back even when no other worker is polling), then reads the
 // recorded evaluations of the routes it waits for and fulfils their futures. It asks by route,
 // not "ids above the last seen": an evaluation's id is drawn when its insert starts, so a
@@ -29,8 +30,7 @@ QueueDispatch::QueueDispatch(const StudySetup& setup, const StoreLocation& where
 }
 
 QueueDispatch::~QueueDispatch() {
-    stop_ = true;
-    if (collector_.joinable()) collector_.join();
+    stop_collector();
     if (local_worker_.joinable()) local_worker_.join();
 }
 
@@ -78,8 +78,7 @@ std::future<BuiltCandidate> QueueDispatch::submit(const Route& route, const std:
 
 void QueueDispatch::close() {
     queue_.set_closed(true);
-    stop_ = true;
-    if (collector_.joinable()) collector_.join();
+    stop_collector();
     if (local_worker_.joinable()) local_worker_.join();
 }
 
@@ -104,8 +103,18 @@ void QueueDispatch::collect() {
         } catch (const std::exception& error) {
             std::cerr << "routetune: collecting results failed (retrying): " << error.what() << "\n";
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        std::unique_lock lock(wake_mutex_);
+        wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_.load(); });
     }
+}
+
+void QueueDispatch::stop_collector() {
+    {
+        std::lock_guard lock(wake_mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    if (collector_.joinable()) collector_.join();
 }
 
 void QueueDispatch::answer(std::vector<Evaluation>& finished) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
 #include <map>
 #include <memory>
@@ -39,6 +40,8 @@ public:
 
 private:
     void collect();
+    /// Stops the collector at once (waking it from its wait between polls) and joins it.
+    void stop_collector();
     /// Fulfils the futures of finished's routes; keeps the rest for a later submit.
     void answer(std::vector<Evaluation>& finished);
 
@@ -51,6 +54,8 @@ private:
     std::map<std::string, std::promise<BuiltCandidate>> waiting_;  ///< by route hash
     std::map<std::string, Evaluation> seen_;  ///< recorded before anyone waited for them
     std::atomic<bool> stop_{false};
+    std::mutex wake_mutex_;  ///< with wake_: the collector's wait between polls, which a stop ends
+    std::condition_variable wake_;
     std::thread collector_;
     std::thread local_worker_;
     std::unique_ptr<WorkQueue> local_queue_;

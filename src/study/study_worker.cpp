@@ -9,8 +9,9 @@
 // nothing queued a thread waits, saying so once per idle spell; once the coordinator has
 // closed the queue and nothing is queued, the worker exits. Work folders are per worker and
 // deleted after each commit: the coordinator rebuilds what it confirms. With paired timing
-// ([timing] paired, the default) the worker builds the default route once, here, and pairs
-// every candidate's runs with that build's: a pair is always timed on one machine.
+// ([timing] paired, the default) the worker builds the default route once, here, while the
+// coordinator evaluates its own (the build needs no baseline), and pairs every candidate's
+// runs with that build's: a pair is always timed on one machine.
 #include "study/study_worker.hpp"
 
 #include <unistd.h>
@@ -183,8 +184,7 @@ struct StudyWorker::Loop {
     }
 };
 
-BuiltCandidate StudyWorker::own_default(Loop& loop) const {
-    BuiltCandidate built = loop.evaluator.build(Route{}, "default");
+BuiltCandidate StudyWorker::own_default(Loop& loop, BuiltCandidate built) const {
     if (built.evaluation.status != Status::Pending)
         throw RuntimeFailure("the default route did not build on this worker (" + built.evaluation.message +
                              "), so its candidates could not be timed paired with it; fix the worker's toolchain "
@@ -203,10 +203,18 @@ StudyWorker::~StudyWorker() = default;
 WorkerTotals StudyWorker::run(WorkQueue& queue, const std::atomic<bool>* stop) {
     StudyPaths paths = make_study_paths(setup_.spec.dir, setup_.spec.name + ".worker-" + options_.worker_id);
     Loop loop{*this, queue, stop, Evaluator(setup_.spec, *setup_.adapter, setup_.catalog, paths, runner_), {}, {}, {}, {}, {}, {}, {}, {}};
+    // With paired timing the default is built here first, while the coordinator evaluates its
+    // own: the build needs neither the baseline nor the default's build time (its limit is
+    // [build] timeout_s, as the coordinator's default's is).
+    std::optional<BuiltCandidate> paired;
+    if (setup_.spec.timing.paired) paired = loop.evaluator.build(Route{}, "default");
     bool said = false;
     std::optional<StoredBaseline> stored;
     while (!(stored = queue.read_baseline())) {
-        if (stopping(stop)) return loop.totals;
+        if (stopping(stop)) {
+            remove_tree_quietly(paths.root);
+            return loop.totals;
+        }
         if (!said) loop.say("waiting for the coordinator to evaluate the default route");
         said = true;
         sleep_s(options_.poll_s);
@@ -214,7 +222,7 @@ WorkerTotals StudyWorker::run(WorkQueue& queue, const std::atomic<bool>* stop) {
     loop.baseline.reference_outputs = stored->outputs;
     loop.baseline.default_case_s = stored->wall_s;
     if (stored->default_build_s) loop.evaluator.set_default_build_s(*stored->default_build_s);  // [build] relative_timeout
-    if (setup_.spec.timing.paired) loop.baseline.paired_default = own_default(loop);
+    if (paired) loop.baseline.paired_default = own_default(loop, std::move(*paired));
     int jobs = std::max(options_.jobs, 1);
     loop.active = jobs;
     std::thread heartbeat([&] { loop.heartbeat(); });

@@ -59,7 +59,7 @@ public:
 
 private:
     struct Loop;
-    BuiltCandidate own_default(Loop& loop) const;
+    BuiltCandidate own_default(Loop& loop, BuiltCandidate built) const;
 
     const StudySetup& setup_;
     WorkerOptions options_;

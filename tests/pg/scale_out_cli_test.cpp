@@ -3,7 +3,8 @@
 // route recorded once, the same result as the SQLite store, each worker's candidates paired
 // with the default it built itself); a SIGSTOPped worker whose late
 // write is refused; a worker that cuts a hung build at [build] relative_timeout of the
-// coordinator's default build; a SIGKILLed coordinator resumed with --continue while workers wait; an
+// coordinator's default build; a worker building its paired default while the coordinator's
+// default still builds; a SIGKILLed coordinator resumed with --continue while workers wait; an
 // unreachable database; a worker with another spec.
 #include <gtest/gtest.h>
 
@@ -191,6 +192,32 @@ TEST(ScaleOutCli, AKilledWorkerLeavesNoBuildBehind) {
     kill_all_with("sleep 3333.625");
     coordinator.signal(SIGKILL);
     EXPECT_EQ(left, 0u) << "the killed worker's hung build outlived it";
+}
+
+// Issue 27: a worker builds the default it pairs candidates with while the coordinator still
+// evaluates its own (the build needs no baseline); before, it waited for the baseline first,
+// so every worker's first candidate started one build later. Here the coordinator's default
+// build hangs (no baseline ever comes) and the worker's default build still runs.
+TEST(ScaleOutCli, AWorkerBuildsItsPairedDefaultWhileTheCoordinatorsDefaultIsStillBuilding) {
+    ROUTETUNE_FRESH_PG_DATABASE(url);
+    fs::path specs = scratch_specs();
+    BackgroundCli coordinator({"tune", (specs / "fake_timed.toml").string(), "--store", url, "--search", "full",
+                               "--routes", "-funroll-loops=[on|off]", "--lease", "20s", "--jobs", "0"},
+                              own_folder(specs, "coordinator"),
+                              {{"FAKE_BUILD_HANG_ON", "-O2"}, {"FAKE_BUILD_HANG_S", "3331.375"}});
+    ASSERT_TRUE(appears("sleep 3331.375", "cmdline", 120)) << "the coordinator's default build never started";
+    fs::path calls = specs / "w1_cc.log";
+    BackgroundCli worker(worker_args(specs, url, "w1", "20s"), own_folder(specs, "w1"), {{"FAKE_CC_LOG", calls.string()}});
+    bool built = wait_for([&] { return text_of(calls).find("fake_timed.worker-w1.d/work/") != std::string::npos; });
+    bool coordinator_still_building = !processes_with("sleep 3331.375", "cmdline").empty();
+    worker.signal(SIGKILL);
+    worker.wait();
+    coordinator.signal(SIGKILL);
+    coordinator.wait();
+    kill_all_with("sleep 3331.375");
+    EXPECT_TRUE(built) << "the worker did not build its default before the coordinator's baseline";
+    EXPECT_TRUE(coordinator_still_building);
+    EXPECT_EQ(scalar(url, "SELECT count(*) FROM baseline"), 0);
 }
 
 TEST(ScaleOutCli, AKilledCoordinatorResumesWhileWorkersKeepDraining) {

@@ -35,7 +35,7 @@ QueueDispatch::~QueueDispatch() {
 }
 
 void QueueDispatch::publish_baseline(const RunBaseline& baseline) {
-    queue_.write_baseline(StoredBaseline{baseline.reference_outputs, baseline.default_case_s});
+    queue_.write_baseline(StoredBaseline{baseline.reference_outputs, baseline.default_case_s, std::nullopt});  // the build time: read from the store
     if (local_jobs_ < 1 || local_worker_.joinable()) return;
     local_queue_ = std::make_unique<WorkQueue>(where_.text, default_worker_id() + "-coordinator", this_host());
     local_queue_->attach(where_.study);

@@ -27,7 +27,9 @@
 // new company. Everything is replayed from the history on every call: a finished evaluation is
 // read as a test of the values in which it differs from the latest incumbents (the nearest of
 // the last four), so results that come back out of order, from parallel builds, still count; a
-// clean group whose base is no longer the incumbent is merged into the next group.
+// clean group whose base is no longer the incumbent is merged into the next group. A result's
+// noise is judged with the median interval of the results up to it, never of later ones, so
+// that a later result never changes how an earlier one was read.
 #include "search/growth_search.hpp"
 
 #include <algorithm>

@@ -21,8 +21,8 @@
 // the trials is kept back for that check, so that a minimization whose removals ran out of
 // trials is checked as well (with a noisy judge, small losses pass one by one and, unchecked,
 // left a modelled GCC winner at 0.74 of the optimum instead of 0.92); when the trials run out
-// while the result is known to be slower, the last route known not to be is the result (the
-// winner at worst). A candidate that fails (a
+// while the result is known to be slower (or before it was checked again after a put-back),
+// the last route known not to be is the result (the winner at worst). A candidate that fails (a
 // change needs another) costs time by definition; every decision is the judge's, so the
 // result is a pure function of the inputs and the judge.
 // With the study's history (change_blocks), the order of the work follows what a trial buys
@@ -188,26 +188,31 @@ public:
     /// while it is slower, puts back the group after whose removal it first became slower; once
     /// it is not, searches the groups put back again, judged against the winner (when kRepairs
     /// groups did not make it so, they were not what it lacked: they are searched again as
-    /// before). When the trials run out while the route is known to be slower, it goes back to
-    /// the last route of its removals known not to be (the winner at worst).
+    /// before). When the trials run out while the route is known to be slower, or before it was
+    /// checked again after a put-back, it goes back to the last route of its removals known not
+    /// to be (the winner at worst).
     void repair() {
         limit_ = max_trials_;
         std::deque<Unit> put_back;
         bool cured = false;
+        std::optional<std::size_t> known_good;  // removals after which the route was last found not slower
+        auto fall_back = [&] {
+            if (!known_good) return;  // the route was never found slower: it stands as it is
+            log_.resize(*known_good);
+            result_.route = after(*known_good);
+        };
         for (int round = 0; round < kRepairs && !log_.empty(); ++round) {
             auto slower = judge(winner_, result_.route);
-            if (!slower) return;
+            if (!slower) return fall_back();
             cured = !*slower;
             if (!*slower) break;
             std::size_t good = 0, bad = log_.size();  // routes after `good` removals: not slower; after `bad`: slower
+            known_good = good;
             while (bad - good > 1) {
                 std::size_t middle = (good + bad) / 2;
-                if (!(slower = judge(winner_, after(middle)))) {
-                    log_.resize(good);
-                    result_.route = after(good);
-                    return;
-                }
+                if (!(slower = judge(winner_, after(middle)))) return fall_back();
                 (*slower ? bad : good) = middle;
+                known_good = good;
             }
             for (const std::string& knob : log_[bad - 1]) {
                 if (auto value = winner_.get(knob)) result_.route.set(knob, *value);

@@ -228,6 +228,27 @@ TEST(RouteMinimizer, WithFewTrialsTheEmptyUnpaidBlocksGoFirstAndManyAtATime) {
     EXPECT_LE(minimal.route.assignments().size(), 250u);
 }
 
+TEST(RouteMinimizer, ARouteLeftUncheckedAfterAPutBackFallsBackToOneKnownNotToBeSlower) {
+    // As above, with two changes that matter, -k1 and -k63: the check finds the route slower,
+    // the bisection puts back the group holding one of them, and the trials run out at the next
+    // check. The route with that group back still lacks the other; the result is the last route
+    // of the removals the bisection found not slower, with both.
+    Route winner = wide_winner(64);
+    auto time = [](const Route& route) { return (route.get("-k1") ? 0.9 : 1.0) * (route.get("-k63") ? 0.9 : 1.0); };
+    std::size_t calls = 0;
+    bool lying = true;
+    auto judge = [&](const Route& reference, const Route& candidate) {
+        ++calls;
+        if (reference == winner && candidate.assignments().empty()) lying = false;
+        return !lying && time(candidate) > time(reference);
+    };
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 8u);
+    EXPECT_EQ(calls, 8u);
+    EXPECT_TRUE(minimal.cut_short);
+    EXPECT_TRUE(minimal.route.get("-k1") && minimal.route.get("-k63")) << minimal.route.to_string();
+    EXPECT_EQ(minimal.route.assignments().size() + minimal.removed.size(), 64u);
+}
+
 TEST(RouteMinimizer, ItsTrialsAreAFifthOfTheStudysBuildsNeverFewerThan16NorMoreThanTwiceTheChangesAnd8) {
     EXPECT_EQ(minimization_trials(600, 375), 75u);
     EXPECT_EQ(minimization_trials(600, 20), 16u);

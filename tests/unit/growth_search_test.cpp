@@ -41,25 +41,6 @@ Observation measure(const Route& route, const std::function<double(const Route&)
     return ok(route, f);
 }
 
-// Growth over 32 on/off knobs that it may change and -z (six values) that it may not: results
-// on -z are history growth reads but never tests of its own.
-struct GrowthBesideAFixedKnob {
-    SearchSpace space{expression(32, {axis("-z", {"a", "b", "c", "d", "e", "f"}, "a")})};
-    std::vector<std::size_t> dims = [this] {
-        std::vector<std::size_t> all = all_dims(space);
-        all.pop_back();
-        return all;
-    }();
-    GrowthSearch growth{space, dims, 1};
-};
-
-// An Ok observation of route with its median and an interval of median x (1 +- half).
-Observation with_half_width(const Route& route, double median, double half) {
-    Observation obs = ok(route, median);
-    obs.ci_low_s = median * (1 - half), obs.ci_high_s = median * (1 + half);
-    return obs;
-}
-
 // Runs growth one proposal at a time from the baseline until it proposes nothing (at most
 // limit builds); returns the history.
 SearchHistory grow(const SearchSpace& space, const std::function<double(const Route&)>& factor, std::uint64_t seed,
@@ -291,16 +272,25 @@ TEST(GrowthSearch, AToleranceIsNotBuiltOnIntervalsNarrowByChance) {
     // the start's and the groups' are +-0.05% (three repeats that happened to agree). Groups
     // measure 2% slower by noise: with their own intervals the tolerance would call them slower
     // and cut them; with the history's typical width they join.
-    GrowthBesideAFixedKnob g;
+    std::vector<Axis> extra{axis("-z", {"a", "b", "c", "d", "e", "f"}, "a")};
+    SearchSpace space(expression(32, extra));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d + 1 < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 1);
+    auto narrow = [](const Route& route, double median) {
+        Observation obs = ok(route, median);
+        obs.ci_low_s = median * 0.9995, obs.ci_high_s = median * 1.0005;
+        return obs;
+    };
     SearchHistory history;
-    history.observations.push_back(with_half_width(Route{}, 1.0, 0.0005));
+    history.observations.push_back(narrow(Route{}, 1.0));
     for (const char* z : {"b", "c", "d", "e", "f"}) history.observations.push_back(ok(Route::parse(std::string("-z=") + z), 1.0));
     for (int i = 0; i < 2; ++i) {
-        auto points = g.growth.propose(PointHistory(g.space, history), g.space.baseline(), 1);
+        auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
         ASSERT_EQ(points.size(), 1u);
-        history.observations.push_back(with_half_width(g.space.route(points.front()), 1.02, 0.0005));
+        history.observations.push_back(narrow(space.route(points.front()), 1.02));
     }
-    Point grown = g.growth.incumbent(PointHistory(g.space, history), g.space.baseline());
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
     EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
 }
 
@@ -310,17 +300,26 @@ TEST(GrowthSearch, ALaterResultNeverChangesHowAnEarlierOneWasRead) {
     // change) widen the history's typical interval: read again with it, the first group would
     // now join, and growth's proposals since (built on the incumbent without it) would rest on a
     // reading that no longer holds. Each result is read with the intervals known up to it.
-    GrowthBesideAFixedKnob g;
+    std::vector<Axis> extra{axis("-z", {"a", "b", "c", "d", "e", "f"}, "a")};
+    SearchSpace space(expression(32, extra));
+    std::vector<std::size_t> dims;
+    for (std::size_t d = 0; d + 1 < space.dimensions(); ++d) dims.push_back(d);
+    GrowthSearch growth(space, dims, 1);
+    auto with_half_width = [](const Route& route, double median, double half) {
+        Observation obs = ok(route, median);
+        obs.ci_low_s = median * (1 - half), obs.ci_high_s = median * (1 + half);
+        return obs;
+    };
     SearchHistory history;
     history.observations.push_back(with_half_width(Route{}, 1.0, 0.0005));
-    auto points = g.growth.propose(PointHistory(g.space, history), g.space.baseline(), 1);
+    auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
     ASSERT_EQ(points.size(), 1u);
-    history.observations.push_back(with_half_width(g.space.route(points.front()), 1.02, 0.0005));
-    Point before = g.growth.incumbent(PointHistory(g.space, history), g.space.baseline());
-    ASSERT_EQ(before, g.space.baseline()) << "the slower group is cut";
+    history.observations.push_back(with_half_width(space.route(points.front()), 1.02, 0.0005));
+    Point before = growth.incumbent(PointHistory(space, history), space.baseline());
+    ASSERT_EQ(before, space.baseline()) << "the slower group is cut";
     for (const char* z : {"b", "c", "d", "e", "f"})
         history.observations.push_back(with_half_width(Route::parse(std::string("-z=") + z), 1.0, 0.02));
-    EXPECT_EQ(g.growth.incumbent(PointHistory(g.space, history), g.space.baseline()), before);
+    EXPECT_EQ(growth.incumbent(PointHistory(space, history), space.baseline()), before);
 }
 
 TEST(GrowthSearch, AnIntegerKnobsFirstValueIsItsExtremeFarthestFromTheDefault) {

@@ -35,9 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <functional>
 #include <limits>
-#include <queue>
 #include <unordered_set>
 
 #include "search/search_rng.hpp"
@@ -68,7 +66,7 @@ double half_width(const Observation& obs) {
 }
 
 /// The variance of a measured log time: from the larger of obs's own interval and typical (the
-/// median interval of the history read so far: an interval from a few repeats can be narrow by chance, and
+/// median interval of the history: an interval from a few repeats can be narrow by chance, and
 /// a tolerance built on it would call a group slower on noise alone).
 double measurement_variance(const Observation& obs, double typical) {
     double half = std::max(half_width(obs), typical);
@@ -76,31 +74,14 @@ double measurement_variance(const Observation& obs, double typical) {
     return (half / kHalfWidthSds) * (half / kHalfWidthSds);
 }
 
-/// The median of the half widths added so far (the upper one of an even count), kept in two
-/// heaps so that each addition costs log n.
-class RunningMedian {
-public:
-    void add(double value) {
-        if (upper_.empty() || value >= upper_.top()) upper_.push(value);
-        else lower_.push(value);
-        if (upper_.size() > lower_.size() + 1) {
-            lower_.push(upper_.top());
-            upper_.pop();
-        } else if (lower_.size() > upper_.size()) {
-            upper_.push(lower_.top());
-            lower_.pop();
-        }
-    }
-    double median() const { return upper_.empty() ? 0.0 : upper_.top(); }
-
-private:
-    std::priority_queue<double> lower_;                                              // the smaller half
-    std::priority_queue<double, std::vector<double>, std::greater<double>> upper_;  // the larger half
-};
-
-/// Adds the half width of entry's interval to halves when it is an Ok observation with one.
-void add_half_width(RunningMedian& halves, const PointHistory::Entry& entry) {
-    if (entry.observation->status == Status::Ok && half_width(*entry.observation) > 0) halves.add(half_width(*entry.observation));
+/// The median half width of the Ok observations of taken.
+double typical_half_width(const PointHistory& taken) {
+    std::vector<double> halves;
+    for (const auto& entry : taken.finished)
+        if (entry.observation->status == Status::Ok && half_width(*entry.observation) > 0) halves.push_back(half_width(*entry.observation));
+    if (halves.empty()) return 0;
+    std::nth_element(halves.begin(), halves.begin() + static_cast<std::ptrdiff_t>(halves.size() / 2), halves.end());
+    return halves[halves.size() / 2];
 }
 
 std::vector<Key> first_half(const std::vector<Key>& group) {
@@ -133,7 +114,7 @@ struct GrowthSearch::State {
     std::vector<Key> merge;                   // clean values not yet in the incumbent
 
     int round = 1;
-    double typical = 0;  // the median half width of the intervals read so far (log time)
+    double typical = 0;  // the median half width of the history's intervals (log time)
 
     const Point& incumbent() const { return chain.back().point; }
     /// True when a suspect group is larger than kSmallSuspect.
@@ -238,22 +219,7 @@ void GrowthSearch::next_round(State& state) const {
 GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point& start) const {
     State state;
     const Observation* origin = taken.finished_observation(start);
-    std::vector<bool> growable(space_.dimensions(), false);
-    for (std::size_t d : dims_) growable[d] = true;
-    // The typical half width is of the history read so far, so that a later result never
-    // changes how an earlier one was read (growth's proposals were built on those readings):
-    // the start's is that of everything before growth's first test, a later one's that of
-    // everything up to it.
-    RunningMedian halves;
-    std::size_t read_up_to = 0;
-    for (; read_up_to < taken.finished.size(); ++read_up_to) {
-        const Point& point = taken.finished[read_up_to].point;
-        bool test = point != start;
-        for (std::size_t d = 0; d < point.size() && test; ++d) test = point[d] == start[d] || growable[d];
-        if (test) break;
-        add_half_width(halves, taken.finished[read_up_to]);
-    }
-    state.typical = halves.median();
+    state.typical = typical_half_width(taken);
     state.chain.push_back({start, std::log(origin->median_s), measurement_variance(*origin, state.typical), measured_as(*origin)});
     SearchRng rng(seed_, 0x67726f77ULL);
     std::vector<Key> first, later, later_tier;
@@ -273,10 +239,9 @@ GrowthSearch::State GrowthSearch::replay(const PointHistory& taken, const Point&
     order_pool(later_tier);
     values.insert(values.end(), later_tier.begin(), later_tier.end());
     state.pool.assign(values.begin(), values.end());
-    for (std::size_t i = 0; i < taken.finished.size(); ++i) {
-        const auto& entry = taken.finished[i];
-        if (i >= read_up_to) add_half_width(halves, entry);
-        state.typical = halves.median();
+    std::vector<bool> growable(space_.dimensions(), false);
+    for (std::size_t d : dims_) growable[d] = true;
+    for (const auto& entry : taken.finished) {
         if (entry.point != start) read(state, entry, growable);
         if (state.round < kRounds && !state.pool_has_work() && !state.large_suspect()) next_round(state);
     }

@@ -294,34 +294,6 @@ TEST(GrowthSearch, AToleranceIsNotBuiltOnIntervalsNarrowByChance) {
     EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
 }
 
-TEST(GrowthSearch, ALaterResultNeverChangesHowAnEarlierOneWasRead) {
-    // The start and the history before growth have intervals of +-0.05%, so a group 2% slower
-    // is cut. Later results with intervals of +-2% (-z re-measured, a knob growth does not
-    // change) widen the history's typical interval: read again with it, the first group would
-    // now join, and growth's proposals since (built on the incumbent without it) would rest on a
-    // reading that no longer holds. Each result is read with the intervals known up to it.
-    std::vector<Axis> extra{axis("-z", {"a", "b", "c", "d", "e", "f"}, "a")};
-    SearchSpace space(expression(32, extra));
-    std::vector<std::size_t> dims;
-    for (std::size_t d = 0; d + 1 < space.dimensions(); ++d) dims.push_back(d);
-    GrowthSearch growth(space, dims, 1);
-    auto with_half_width = [](const Route& route, double median, double half) {
-        Observation obs = ok(route, median);
-        obs.ci_low_s = median * (1 - half), obs.ci_high_s = median * (1 + half);
-        return obs;
-    };
-    SearchHistory history;
-    history.observations.push_back(with_half_width(Route{}, 1.0, 0.0005));
-    auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
-    ASSERT_EQ(points.size(), 1u);
-    history.observations.push_back(with_half_width(space.route(points.front()), 1.02, 0.0005));
-    Point before = growth.incumbent(PointHistory(space, history), space.baseline());
-    ASSERT_EQ(before, space.baseline()) << "the slower group is cut";
-    for (const char* z : {"b", "c", "d", "e", "f"})
-        history.observations.push_back(with_half_width(Route::parse(std::string("-z=") + z), 1.0, 0.02));
-    EXPECT_EQ(growth.incumbent(PointHistory(space, history), space.baseline()), before);
-}
-
 TEST(GrowthSearch, AnIntegerKnobsFirstValueIsItsExtremeFarthestFromTheDefault) {
     // -p: 0 2 4 below the default 8 and 16 above: 0 is three steps away, 16 one, so 0 is tried
     // first and 16 second; -q the other way round (128 first, 4 second), whatever the seed.

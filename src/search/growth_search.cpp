@@ -28,8 +28,9 @@
 // read as a test of the values in which it differs from the latest incumbents (the nearest of
 // the last four), so results that come back out of order, from parallel builds, still count; a
 // clean group whose base is no longer the incumbent is merged into the next group. A result's
-// noise is judged with the median interval of the results up to it, never of later ones, so
-// that a later result never changes how an earlier one was read.
+// noise is judged with the median interval of the whole history, so a later result can change
+// how an earlier one is read (reading each with the results up to it was measured worse end to
+// end: docs/benchmarks.md, issue 27, fourth round).
 #include "search/growth_search.hpp"
 
 #include <algorithm>

@@ -357,5 +357,25 @@ TEST(GrowthSearch, MergedValuesThatMeetAFailureAreTriedAgainAsFreshValues) {
     EXPECT_FALSE(space.route(grown).get(y));
 }
 
+TEST(GrowthSearch, AMergedSwapIsTriedAgainOnTheIncumbent) {
+    // -e=v2 joined, then -k00; a swap to -e=v1 built on the incumbent before -k00 came back
+    // after it (parallel builds), clean and 5% faster: clean against an older incumbent, it goes
+    // to the values to merge, which only take knobs the incumbent leaves at their default. It
+    // is tried again at once as a swap on the incumbent, not left there for good.
+    std::vector<Axis> extra{axis("-e", {"v0", "v1", "v2"}, "v0")};
+    SearchSpace space(expression(40, extra));
+    GrowthSearch growth(space, all_dims(space), 1);
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    history.observations.push_back(ok(Route::parse("-e=v2"), 1.0));
+    history.observations.push_back(ok(Route::parse("-e=v2 -k00=on"), 1.0));
+    history.observations.push_back(ok(Route::parse("-e=v1"), 0.95));
+    ASSERT_EQ(space.route(growth.incumbent(PointHistory(space, history), space.baseline())), Route::parse("-e=v2 -k00=on"));
+    auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_EQ(space.route(points.front()).get("-e"), "v1") << space.route(points.front()).to_string();
+    EXPECT_EQ(space.route(points.front()).get("-k00"), "on");
+}
+
 }  // namespace
 }  // namespace routetune

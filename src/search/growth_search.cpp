@@ -27,7 +27,8 @@
 // new company. Everything is replayed from the history on every call: a finished evaluation is
 // read as a test of the values in which it differs from the latest incumbents (the nearest of
 // the last four), so results that come back out of order, from parallel builds, still count; a
-// clean group whose base is no longer the incumbent is merged into the next group. A result's
+// clean group whose base is no longer the incumbent is merged into the next group (a value of
+// it whose knob the incumbent has since set to another value is tried again as a swap). A result's
 // noise is judged with the median interval of the whole history, so a later result can change
 // how an earlier one is read (reading each with the results up to it was measured worse end to
 // end: docs/benchmarks.md, issue 27, fourth round).

@@ -233,7 +233,7 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_flag("--dry-run", a->dry_run, "print the candidates and run nothing");
     c->add_flag("--keep-artifacts", a->options.keep_artifacts, "keep every candidate's artifact (reports the bytes used)");
     c->add_flag("--minimize", a->options.minimize,
-                "after the confirmation, remove the winner's changes that do not pay (delta debugging) and re-confirm");
+                "after the confirmation, remove the winner's changes that do not pay (group testing; at most a fifth of the study's builds, never fewer than 16) and re-confirm");
     c->add_option("--output", a->options.output, "copy the winner's (or the default's) artifact here, with a manifest");
     add_store_options(*c, a->store);
     c->add_option("--cache", a->options.cache,

@@ -19,6 +19,10 @@
 // fraction; and, per strategy, the needle ceiling: the most each pick could reach of the
 // optimum if it found everything but the needles it does not hold.
 // --pick-at N judges the pick after N builds instead (the true@N column).
+// Environment: MINIMIZE_CAP=1 caps the minimization at minimization_trials (a fifth of the
+// budget), NO_HISTORY_ORDER=1 minimizes without the study's blocks; BLOCK_DEBUG=1 prints the
+// pick's blocks (paid or not, what removing the unpaid ones costs), BLOCK_TRUE=1 each block's
+// measured gain beside the true cost of removing it, HARM_KNOB=K the members of K's block.
 // Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N]
 #include <algorithm>
 #include <set>

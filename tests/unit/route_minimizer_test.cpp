@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "search/search_rng.hpp"
@@ -48,6 +49,24 @@ CostsTime noisy_judge(std::uint64_t seed, std::size_t& judged) {
         });
     };
 }
+
+/// A judge that lets every removal pass (a noisy judge misses small losses) until the check of
+/// the route with every change removed against the winner; from then on it compares time truly.
+struct MissesLossesUntilTheCheck {
+    const Route& winner;
+    std::function<double(const Route&)> time;
+    std::size_t calls = 0;
+    bool lying = true;
+
+    /// The judge, counting its calls here.
+    CostsTime costs_time() {
+        return [this](const Route& reference, const Route& candidate) {
+            ++calls;
+            if (reference == winner && candidate.assignments().empty()) lying = false;
+            return !lying && time(candidate) > time(reference);
+        };
+    }
+};
 
 TEST(RouteMinimizer, KeepsOnlyTheChangesWhoseRemovalCostsTime) {
     Route winner = wide_winner(40);
@@ -228,27 +247,6 @@ TEST(RouteMinimizer, WithFewTrialsTheEmptyUnpaidBlocksGoFirstAndManyAtATime) {
     EXPECT_LE(minimal.route.assignments().size(), 250u);
 }
 
-TEST(RouteMinimizer, ARouteLeftUncheckedAfterAPutBackFallsBackToOneKnownNotToBeSlower) {
-    // As above, with two changes that matter, -k1 and -k63: the check finds the route slower,
-    // the bisection puts back the group holding one of them, and the trials run out at the next
-    // check. The route with that group back still lacks the other; the result is the last route
-    // of the removals the bisection found not slower, with both.
-    Route winner = wide_winner(64);
-    auto time = [](const Route& route) { return (route.get("-k1") ? 0.9 : 1.0) * (route.get("-k63") ? 0.9 : 1.0); };
-    std::size_t calls = 0;
-    bool lying = true;
-    auto judge = [&](const Route& reference, const Route& candidate) {
-        ++calls;
-        if (reference == winner && candidate.assignments().empty()) lying = false;
-        return !lying && time(candidate) > time(reference);
-    };
-    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 8u);
-    EXPECT_EQ(calls, 8u);
-    EXPECT_TRUE(minimal.cut_short);
-    EXPECT_TRUE(minimal.route.get("-k1") && minimal.route.get("-k63")) << minimal.route.to_string();
-    EXPECT_EQ(minimal.route.assignments().size() + minimal.removed.size(), 64u);
-}
-
 TEST(RouteMinimizer, ItsTrialsAreAFifthOfTheStudysBuildsNeverFewerThan16NorMoreThanTwiceTheChangesAnd8) {
     EXPECT_EQ(minimization_trials(600, 375), 75u);
     EXPECT_EQ(minimization_trials(600, 20), 16u);
@@ -257,25 +255,33 @@ TEST(RouteMinimizer, ItsTrialsAreAFifthOfTheStudysBuildsNeverFewerThan16NorMoreT
 }
 
 TEST(RouteMinimizer, ARouteThatRanOutOfTrialsIsStillCheckedAndNeverEndsSlowerThanTheWinner) {
-    // The judge lets every removal pass (a noisy judge misses small losses), so every change
-    // goes, -k5, the one that matters, too; from the check against the winner on it judges
-    // truly, finds the route slower, and the trials run out while bisecting for the removal
-    // to undo: the result is the last route of the removals known not to be slower, with -k5.
+    // Every change goes, -k5, the one that matters, too; the check finds the route slower and
+    // the trials run out while bisecting for the removal to undo: the result is the last route
+    // of the removals known not to be slower, with -k5.
     Route winner = wide_winner(64);
-    auto time = [](const Route& route) { return route.get("-k5") ? 0.9 : 1.0; };
-    std::size_t calls = 0;
-    bool lying = true;
-    auto judge = [&](const Route& reference, const Route& candidate) {
-        ++calls;
-        if (reference == winner && candidate.assignments().empty()) lying = false;
-        return !lying && time(candidate) > time(reference);
-    };
-    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge, 8);
-    EXPECT_EQ(calls, 8u);
-    EXPECT_FALSE(lying);
+    MissesLossesUntilTheCheck judge{winner, [](const Route& route) { return route.get("-k5") ? 0.9 : 1.0; }};
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge.costs_time(), 8);
+    EXPECT_EQ(judge.calls, 8u);
+    EXPECT_FALSE(judge.lying);
     EXPECT_TRUE(minimal.cut_short);
     EXPECT_TRUE(minimal.route.get("-k5")) << minimal.route.to_string();
     EXPECT_LT(minimal.route.assignments().size(), 64u);  // some removals were kept
+    EXPECT_EQ(minimal.route.assignments().size() + minimal.removed.size(), 64u);
+}
+
+TEST(RouteMinimizer, ARouteLeftUncheckedAfterAPutBackFallsBackToOneKnownNotToBeSlower) {
+    // As above, with two changes that matter, -k1 and -k63: the check finds the route slower,
+    // the bisection puts back the group holding one of them, and the trials run out at the next
+    // check. The route with that group back still lacks the other; the result is the last route
+    // of the removals the bisection found not slower, with both.
+    Route winner = wide_winner(64);
+    MissesLossesUntilTheCheck judge{winner, [](const Route& route) {
+                                        return (route.get("-k1") ? 0.9 : 1.0) * (route.get("-k63") ? 0.9 : 1.0);
+                                    }};
+    MinimizedRoute minimal = minimize_route(winner, Route{}, {}, judge.costs_time(), 8);
+    EXPECT_EQ(judge.calls, 8u);
+    EXPECT_TRUE(minimal.cut_short);
+    EXPECT_TRUE(minimal.route.get("-k1") && minimal.route.get("-k63")) << minimal.route.to_string();
     EXPECT_EQ(minimal.route.assignments().size() + minimal.removed.size(), 64u);
 }
 

@@ -160,22 +160,30 @@ std::vector<JobId> Scheduler::unfinished_builds() {
 }
 
 void Scheduler::wait_refilling(JobId job, std::size_t target) {
-    while (!executor_.finished(job) && !interrupt_requested()) {
+    while (!executor_.finished(job) && !interrupt_requested() && !time_is_up()) {
         std::vector<JobId> watch{job};
         if (options_.overlap) {
             refill(target);
             for (JobId build : unfinished_builds()) watch.push_back(build);
         }
-        executor_.wait_any(watch);
+        wait_within_limit(watch);
     }
 }
 
-bool Scheduler::evaluate_default(const RunBaseline& golden, const std::function<void(const DefaultRecord&)>& keep) {
+Scheduler::DefaultEvaluation Scheduler::evaluate_default(const RunBaseline& golden,
+                                                         const std::function<void(const DefaultRecord&)>& keep) {
     DefaultRecord record;
     refill(options_.jobs - 1);
     ledger_.mark_started(Route{}, "default");
     JobId build = executor_.start_build(Route{}, "default");
     wait_refilling(build, options_.jobs - 1);  // the default's build holds one slot
+    if (!executor_.finished(build) && !interrupt_requested()) {  // the time limit came first
+        executor_.cancel_build(build);
+        cancel_running_builds();
+        executor_.take_build(build);
+        drain();
+        return DefaultEvaluation::OutOfTime;
+    }
     BuiltCandidate built = executor_.take_build(build);
     if (!options_.overlap) wait_for_builds();
     JobId measurement = executor_.start_measure(std::move(built), golden, &record);
@@ -183,11 +191,11 @@ bool Scheduler::evaluate_default(const RunBaseline& golden, const std::function<
     Evaluation e = executor_.take_measurement(measurement);
     if (interrupt_requested()) {
         drain();
-        return false;
+        return DefaultEvaluation::Interrupted;
     }
     keep(record);
     commit(std::move(e));
-    return true;
+    return DefaultEvaluation::Committed;
 }
 
 bool Scheduler::search(const RunBaseline& baseline) {

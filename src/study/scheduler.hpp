@@ -44,13 +44,20 @@ public:
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
 
+    /// What became of the default route's evaluation.
+    enum class DefaultEvaluation {
+        Committed,    ///< built, measured and committed
+        Interrupted,  ///< an interrupt arrived: nothing committed, the work in flight drained
+        OutOfTime,    ///< the time limit came while it was building: its build and those beside
+                      ///< it cancelled (where the executor can) and drained, nothing committed
+    };
     /// Builds and measures the default route against golden, with jobs - 1 candidate builds
     /// beside its build (and, with overlap, jobs of them during its measurement, each slot
     /// refilled as its build ends); hands its outputs to keep (which saves them before the
     /// commit, so a committed default always has its references) and commits it the way every
-    /// candidate is committed. Returns false when an interrupt arrived (nothing is committed
-    /// and the work in flight is drained).
-    bool evaluate_default(const RunBaseline& golden, const std::function<void(const DefaultRecord&)>& keep);
+    /// candidate is committed. The time limit cuts its build short as it cuts any build; a
+    /// measurement that has started finishes.
+    DefaultEvaluation evaluate_default(const RunBaseline& golden, const std::function<void(const DefaultRecord&)>& keep);
 
     /// Proposes, builds, measures and commits until the strategy proposes nothing more, the
     /// budget is spent or an interrupt arrives. At the time limit no build or measurement

@@ -107,7 +107,10 @@ StudySummary StudyRunner::run() {
                         clock_, scheduler_options(spec, options_, queue_ != nullptr));
 
     if (!ledger.default_evaluation()) {
-        evaluate_default(scheduler, ledger);
+        if (!evaluate_default(scheduler, ledger, *store)) {
+            if (queue_) queue_->close();
+            return finish(evaluator, *store, ledger, keeper);
+        }
     } else if (evaluator.warm_measurements()) {
         if (auto kept = evaluator.reuse(*ledger.default_evaluation())) evaluator.remember_default(*kept);
     }
@@ -126,10 +129,15 @@ StudySummary StudyRunner::run() {
     std::optional<StudyOutcome> recorded = store->read_outcome();
     if (!fits && ledger.candidates_done() == 0) record_unconfirmed(*store);
     else if (ledger.added() || !recorded || recorded->outcome == Outcome::Unfinished) confirm(evaluator, baseline, ledger, *store);
+    return finish(evaluator, *store, ledger, keeper);
+}
+
+StudySummary StudyRunner::finish(const Evaluator& evaluator, StudyStore& store, const StudyLedger& ledger,
+                                 ArtifactKeeper& keeper) {
     close_warm_processes(evaluator);
-    keeper.finish(ledger.evaluations(), store->read_outcome());
-    StudySummary summary = summarize(*store, ledger, keeper);
-    record_study_notes(*store, summary, spec.accuracy.metric);  // on the open store: no second open
+    keeper.finish(ledger.evaluations(), store.read_outcome());
+    StudySummary summary = summarize(store, ledger, keeper);
+    record_study_notes(store, summary, setup_.spec.accuracy.metric);  // on the open store: no second open
     return summary;
 }
 
@@ -180,12 +188,23 @@ void StudyRunner::close_warm_processes(const Evaluator& evaluator) {
     code_identities_ = warm->code_identities();
 }
 
-void StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger) {
+bool StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger, StudyStore& store) {
     RunBaseline golden = golden_baseline(setup_.spec);
     golden.paired_self = setup_.spec.timing.paired;  // its A/A spread: the default's runs paired with more of its own
     auto keep = [this](const DefaultRecord& record) { save_default_record(paths_, record); };
-    if (!scheduler.evaluate_default(golden, keep))
+    Scheduler::DefaultEvaluation done = scheduler.evaluate_default(golden, keep);
+    if (done == Scheduler::DefaultEvaluation::Interrupted)
         throw Interrupted("during the default route; " + ledger.remaining_text(where_.redacted()));
+    if (done == Scheduler::DefaultEvaluation::Committed) return true;
+    char text[300];
+    std::snprintf(text, sizeof text,
+                  "--time-limit %.0f s ran out while the default route was still building (after %.0f s): its build "
+                  "was stopped and nothing was measured; the default's build alone needs more than the whole limit",
+                  setup_.spec.search.time_limit_s, ledger.elapsed_s());
+    time_note_ = text;
+    if (notice_) notice_(time_note_);
+    record_unconfirmed(store);
+    return false;
 }
 
 void StudyRunner::pair_with_default(const Evaluator& evaluator, const Evaluation& default_evaluation,

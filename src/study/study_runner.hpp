@@ -63,11 +63,16 @@ private:
     bool plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline);
     void record_unconfirmed(StudyStore& store) const;
     void close_warm_processes(const Evaluator& evaluator);
-    void evaluate_default(Scheduler& scheduler, StudyLedger& ledger);
+    /// Evaluates the default route; false when the time limit came first (the outcome, unfinished,
+    /// says so). Throws Interrupted.
+    bool evaluate_default(Scheduler& scheduler, StudyLedger& ledger, StudyStore& store);
     void pair_with_default(const Evaluator& evaluator, const Evaluation& default_evaluation, RunBaseline& baseline);
     void require_usable_default(const StudyLedger& ledger, StudyStore& store, Scheduler& scheduler);
     void confirm(const Evaluator& evaluator, const RunBaseline& baseline, const StudyLedger& ledger, StudyStore& store);
     StudySummary summarize(const StudyStore& store, const StudyLedger& ledger, const ArtifactKeeper& keeper) const;
+    /// Closes the warm processes, drops the artifacts not kept, and returns the summary with its
+    /// notes stored: the end of every run that got past the default's start.
+    StudySummary finish(const Evaluator& evaluator, StudyStore& store, const StudyLedger& ledger, ArtifactKeeper& keeper);
 
     StudySetup& setup_;
     TuneOptions options_;

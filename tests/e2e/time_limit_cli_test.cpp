@@ -148,5 +148,32 @@ TEST(TimeLimitCli, ALimitTooShortForTheConfirmationIsSaidOnceTheDefaultIsMeasure
     EXPECT_LT(s.at("time").at("wall_s").get<double>(), 5) << "it said so at the end";
 }
 
+// A limit shorter than the default's own build (every build sleeps 30 s, the limit is 2 s): the
+// default's build is stopped at the limit like any other, the study ends unfinished saying so,
+// nothing is measured, and `tune --continue` with quick builds evaluates the default and the rest.
+TEST(TimeLimitCli, ALimitThatEndsDuringTheDefaultsBuildStopsIt) {
+    fs::path specs = scratch_specs();
+    fs::path spec = quick_confirmation_spec(specs);
+    fs::path cache = specs / ".routetune/fake_timed.sqlite";
+    ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery's probes without the sleep
+    auto start = std::chrono::steady_clock::now();
+    CliResult r = run_cli({"tune", spec.filename().string(), "--jobs", "2", "--time-limit", "2s", "--json"}, specs,
+                          {{"FAKE_BUILD_SLEEP_S", "30"}});
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_LT(wall_s, 2 + 4) << "the default's build ran on past the limit: " << r.err;
+    json s = json::parse(r.out);
+    EXPECT_EQ(s.at("outcome"), "unfinished") << r.out;
+    EXPECT_TRUE(s.at("default").is_null()) << s.at("default").dump();
+    EXPECT_NE(s.at("message").get<std::string>().find("while the default route was still building"), std::string::npos)
+        << s.dump(2);
+    EXPECT_EQ(routes_with(cache, false), std::set<std::string>{}) << "something was measured";
+
+    CliResult resumed = run_cli({"tune", spec.filename().string(), "--continue", "--jobs", "2", "--json"}, specs);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(routes_with(cache, true), std::set<std::string>{}) << "something is still pending";
+    EXPECT_EQ(json::parse(resumed.out).at("default").at("status"), "ok") << resumed.out;
+}
+
 }  // namespace
 }  // namespace routetune::e2e

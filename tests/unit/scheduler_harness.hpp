@@ -54,7 +54,8 @@ protected:
     bool run_study() {
         if (!ledger->default_evaluation()) {
             RunBaseline golden;
-            if (!scheduler->evaluate_default(golden, [](const DefaultRecord&) {})) return false;
+            if (scheduler->evaluate_default(golden, [](const DefaultRecord&) {}) != Scheduler::DefaultEvaluation::Committed)
+                return false;
         }
         baseline = bench.baseline(ledger->default_evaluation()->timing.median_s);
         return scheduler->search(baseline);

@@ -117,8 +117,13 @@ def _receive(connection):
     return json.loads(body), fds
 
 
-def _child(request, fds):
+def _child(request, fds, inherited):
     os.setpgid(0, 0)
+    for fd in inherited:  # the server's lock and the other calls' sockets: see _start_child
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
@@ -150,18 +155,24 @@ def _child(request, fds):
     os._exit(code)
 
 
-def _start_child(connection, listener):
-    """Reads one request and forks its child (on the main thread: no other thread holds a lock)."""
+def _start_child(connection, listener, others):
+    """Reads one request and forks its child (on the main thread: no other thread holds a lock).
+    others: the server's descriptors besides these two (its lock, the sockets of the calls still
+    running), which the child closes. A fork copies every descriptor, and a call ends when its
+    socket closes: a child holding another call's socket kept that call waiting until the child
+    ended (on the H200, builds done in 24 s waited for a later one that ran for minutes), and a
+    child holding the lock kept a new server from starting."""
     try:
         request, fds = _receive(connection)
     except (OSError, ValueError, ConnectionError):
         connection.close()
         return None
+    inherited = [fd for fd in others if fd >= 0]
     pid = os.fork()
     if pid == 0:
         listener.close()
         connection.close()
-        _child(request, fds)
+        _child(request, fds, inherited)
     try:
         os.setpgid(pid, pid)
     except OSError:
@@ -212,10 +223,10 @@ def serve(path):
     listener.bind(path)
     listener.listen(64)
     idle_s = float(os.environ.get("ROUTETUNE_FORKSERVER_IDLE_S", "900"))
-    active = []
+    active = []  # (thread, connection) of each call still running
     last = time.time()
     while True:
-        active = [thread for thread in active if thread.is_alive()]
+        active = [(thread, connection) for thread, connection in active if thread.is_alive()]
         if active:
             last = time.time()
         elif time.time() - last > idle_s:
@@ -223,11 +234,12 @@ def serve(path):
         readable, _, _ = select.select([listener], [], [], 1.0)
         if readable:
             connection, _ = listener.accept()
-            pid = _start_child(connection, listener)
+            others = [lock.fileno()] + [running.fileno() for _, running in active]
+            pid = _start_child(connection, listener, others)
             if pid is not None:
                 thread = threading.Thread(target=_wait_child, args=(pid, connection), daemon=True)
                 thread.start()
-                active.append(thread)
+                active.append((thread, connection))
     listener.close()
     if os.path.exists(path):
         os.unlink(path)

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <thread>
 
@@ -32,6 +33,8 @@ protected:
                    "    open(sys.argv[2], 'w').write(str(os.getppid()))\n"
                    "if sys.argv[1] == 'nice':\n"
                    "    print('niceness', os.nice(0))\n"
+                   "if sys.argv[1] == 'hold':\n"
+                   "    time.sleep(float(sys.argv[2]))\n"
                    "if sys.argv[1] == 'segv':\n"
                    "    os.kill(os.getpid(), 11)\n"
                    "sys.exit(int(sys.argv[1]) if sys.argv[1].isdigit() else 0)\n");
@@ -121,6 +124,30 @@ TEST_F(ForkServerTest, TheServerOutlivesTheCallThatStartedIt) {
     auto again = run_process(call({"server", pid_file.string()}));
     ASSERT_TRUE(again.succeeded()) << again.err;
     EXPECT_EQ(read_file(pid_file), text) << "a second call found no server and started another";
+}
+
+// A call ends when its own child does: a child forked while an earlier call ran must not hold
+// that call's socket open (on the H200, builds done in 24 s waited minutes for a later build).
+// The earlier call holds 3 s; the later one sleeps until it is killed, after the earlier returns.
+TEST_F(ForkServerTest, ACallEndsWithItsChildWhileALaterCallStillRuns) {
+    ASSERT_TRUE(run_process(call({"0"})).succeeded());  // the server is up before the clock starts
+    fs::path pid_file = dir_ / "later.pid";
+    fs::remove(pid_file);
+    ProcessSpec later_spec = call({"sleep", pid_file.string()});
+    later_spec.timeout_s = 30;
+    auto started = std::chrono::steady_clock::now();
+    std::thread earlier([&] {
+        ProcessResult result = run_process(call({"hold", "3"}));
+        EXPECT_TRUE(result.succeeded()) << result.err;
+    });
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // the earlier call's child runs when the later one forks
+    std::thread later([&] { run_process(later_spec); });
+    earlier.join();
+    double earlier_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    for (int i = 0; i < 100 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (auto text = read_file(pid_file); text && !text->empty()) ::kill(static_cast<pid_t>(std::stol(*text)), SIGKILL);
+    later.join();
+    EXPECT_LT(earlier_s, 10) << "the earlier call waited for the later call's child";
 }
 
 }  // namespace

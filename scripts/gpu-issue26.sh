@@ -16,7 +16,8 @@
 # "warm" studies run each example's spec with `[run] server` added (spec_warm.toml beside it:
 # one measurement process per GPU, docs/measurement-protocol.md). Each study runs
 # `routetune tune --json --jobs $JOBS --time-limit L` under `timeout` of L + OVERRUN s (180, less where the device call is short), so an overrun
-# is measured rather than cut, and records its wall time against the limit. Each phase leaves two
+# is measured rather than cut, and records its wall time against the limit, with a process listing
+# every 15 s (NAME_MODE_LIMITs.ps.log in the phase's tar.gz). Each phase leaves two
 # files under $OUT: phaseN.txt (one line per step: what ran, its exit code, wall time against the
 # limit, outcome, evaluations, confirmed speedup, the warm processes' default checks; phase 1: the
 # cost per measurement, fresh / forked / warm) and phaseN.tar.gz (stores,
@@ -61,9 +62,17 @@ study() {
   [[ -f $dir/eager.npy ]] || python3 examples/inductor_common/workload.py eager "$dir" "$dir/eager.npy" 2>> "$work/$name.eager.log"
   local tag=${name}_${mode}_${limit}s
   local store=$work/$tag.sqlite start=$SECONDS
+  # Every 15 s, the study's processes (builds, fork server, warm process): which of them runs
+  # and which waits, the evidence a study that ends with candidates unbuilt needs.
+  (while sleep 15; do
+     { echo "--- $((SECONDS - start)) s"; ps -eo pid,ppid,ni,stat,etimes,pcpu,rss,args --sort=start_time |
+         grep -E 'forked.py|forkserver|routetune|measure|compile_worker' | grep -v grep | cut -c1-220; } >> "$work/$tag.ps.log"
+   done) &
+  local monitor=$!
   (cd "$dir" && timeout -s INT $((limit + ${OVERRUN:-180})) "$ROUTETUNE" tune "$spec" --json --jobs "$JOBS" \
       --time-limit "${limit}s" --cache "$store" "$@" > "$work/$tag.json" 2> "$work/$tag.log")
   local code=$? wall=$((SECONDS - start))
+  kill "$monitor" 2>/dev/null
   cp -r "${store%.sqlite}/warm" "$work/$tag.warm" 2>/dev/null
   python3 - "$work/$tag.json" "$tag" "$code" "$wall" "$limit" <<'PY' | tee -a "$summary"
 import json, sys

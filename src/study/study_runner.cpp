@@ -199,7 +199,8 @@ bool StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger, St
     char text[300];
     std::snprintf(text, sizeof text,
                   "--time-limit %.0f s ran out while the default route was still building (after %.0f s): its build "
-                  "was stopped and nothing was measured; the default's build alone needs more than the whole limit",
+                  "was stopped and nothing was measured; a limit longer than the default's build is needed "
+                  "(--continue builds it again)",
                   setup_.spec.search.time_limit_s, ledger.elapsed_s());
     time_note_ = text;
     if (notice_) notice_(time_note_);

@@ -252,7 +252,31 @@ def apply_route(config=None, path="jit", route=None):
     for target, attribute, name, typed in settings:
         setattr(target, attribute, typed)
         applied[name] = typed
+    threads = compile_threads()
+    if threads is not None:
+        config.compile_threads = threads
     return applied
+
+
+def compile_threads(environ=None, cores=None):
+    """The compile workers this build may start, or None to leave Inductor's choice alone.
+    TORCHINDUCTOR_COMPILE_THREADS when set (Inductor reads it only when its config is first
+    imported, which in a fork server child happened in the server); else, in a build routetune
+    runs beside others (ROUTETUNE_BUILDS_AT_ONCE over 1), this process's cores divided among the
+    builds, at least 1: by default each build starts one worker per core, so N builds at once
+    would start N workers per core. environ and cores default to this process's."""
+    environ = os.environ if environ is None else environ
+    if environ.get("TORCHINDUCTOR_COMPILE_THREADS", "").strip():
+        return int(environ["TORCHINDUCTOR_COMPILE_THREADS"])
+    try:
+        builds = int(environ.get("ROUTETUNE_BUILDS_AT_ONCE", "1"))
+    except ValueError:
+        return None
+    if builds <= 1:
+        return None
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores // builds)
 
 
 def main(argv):

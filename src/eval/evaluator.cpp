@@ -210,6 +210,7 @@ BuiltCandidate Evaluator::build(const Route& route, const std::string& phase, co
     process.argv = expand_argv(spec_.build.command, values);
     process.cwd = working_folder(spec_.build.cwd, spec_, values);
     process.env = merged_environment(spec_.build.env, applied.environment, values);
+    process.env[kBuildsAtOnceVariable] = std::to_string(builds_at_once_.load());
     std::string relative_limit;
     process.timeout_s = build_timeout(&relative_limit);
     process.memory_limit_bytes = spec_.build.memory_limit_mb << 20;

@@ -26,6 +26,11 @@ namespace routetune {
 
 class TimingSource;
 class WarmMeasurements;
+
+/// Set in every build's environment: how many builds this process runs at once (--jobs), so
+/// that a build tool that starts its own workers (Inductor's compile workers, one per core by
+/// default) can divide the cores among the builds instead of each taking all of them.
+inline constexpr const char* kBuildsAtOnceVariable = "ROUTETUNE_BUILDS_AT_ONCE";
 class DefaultChecker;
 
 /// Builds, runs, checks and times candidates of one spec.
@@ -86,6 +91,10 @@ public:
     /// 0 (the start) leaves builds at [build] timeout_s. Thread-safe.
     void set_default_build_s(double seconds) { default_build_s_.store(seconds); }
 
+    /// How many builds run at once beside each other (at least 1), told to each build through
+    /// kBuildsAtOnceVariable. Thread-safe.
+    void set_builds_at_once(int builds) { builds_at_once_.store(builds < 1 ? 1 : builds); }
+
 private:
     struct Rounds;
     CaseRun run_case_in(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
@@ -105,6 +114,7 @@ private:
     ProcessRunner& runner_;
     std::unique_ptr<TimingSource> timing_;
     std::atomic<double> default_build_s_{0};
+    std::atomic<int> builds_at_once_{1};
     std::unique_ptr<WarmMeasurements> warm_;   ///< with [run] server
     std::unique_ptr<CaseLauncher> fresh_;      ///< without: a fresh process per run
     std::unique_ptr<DefaultChecker> default_checker_;  ///< with [run] server: what warm processes re-measure

@@ -86,6 +86,7 @@ StudySummary StudyRunner::run() {
                 " (use --continue to resume a study instead)");
     TrackingProcessRunner tracking(runner_, *store);  // pending rows name their process groups
     Evaluator evaluator(spec, *setup_.adapter, setup_.catalog, paths_, tracking);
+    evaluator.set_builds_at_once(options_.jobs);
     ArtifactKeeper keeper(paths_, options_.keep_artifacts, spec.timing.confirm_top, spec.timing.min_gain);
     StudyLedger ledger(*store, keeper, clock_, spec.timing.min_gain, planned_evaluations(setup_),
                        [&evaluator](const Evaluation& e) { return evaluator.run_identity(e); });

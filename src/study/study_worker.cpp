@@ -203,6 +203,7 @@ StudyWorker::~StudyWorker() = default;
 WorkerTotals StudyWorker::run(WorkQueue& queue, const std::atomic<bool>* stop) {
     StudyPaths paths = make_study_paths(setup_.spec.dir, setup_.spec.name + ".worker-" + options_.worker_id);
     Loop loop{*this, queue, stop, Evaluator(setup_.spec, *setup_.adapter, setup_.catalog, paths, runner_), {}, {}, {}, {}, {}, {}, {}, {}};
+    loop.evaluator.set_builds_at_once(options_.jobs);
     // With paired timing the default is built here first, while the coordinator evaluates its
     // own: the build needs neither the baseline nor the default's build time (its limit is
     // [build] timeout_s, as the coordinator's default's is).

@@ -4,11 +4,12 @@ and only when routetune judges the lock usable here."""
 
 import json
 import os
+import shutil
 
 import pytest
 
 import routetune
-from conftest import FAKES, copy_spec
+from conftest import FAKES, FIXTURES, copy_spec
 from routetune import inductor
 
 
@@ -76,3 +77,35 @@ def test_a_lock_of_another_adapter_is_bad_input_and_sets_nothing(tmp_path, fake_
         inductor.apply_lock(tmp_path / "gcc.lock")
     assert untouched(fake_torch)
     assert "ROUTETUNE_INDUCTOR_ROUTE" not in os.environ
+
+
+def test_builds_run_at_once_divide_the_cores_among_their_compile_workers():
+    import routetune_inductor
+
+    threads = routetune_inductor.compile_threads
+    assert threads({"ROUTETUNE_BUILDS_AT_ONCE": "8"}, cores=16) == 2
+    assert threads({"ROUTETUNE_BUILDS_AT_ONCE": "3"}, cores=16) == 5
+    assert threads({"ROUTETUNE_BUILDS_AT_ONCE": "8"}, cores=2) == 1, "never below one worker"
+    assert threads({"ROUTETUNE_BUILDS_AT_ONCE": "1"}, cores=16) is None, "one build: Inductor's own choice"
+    assert threads({}, cores=16) is None, "not a build routetune runs (a deployed model): left alone"
+    assert threads({"ROUTETUNE_BUILDS_AT_ONCE": "8", "TORCHINDUCTOR_COMPILE_THREADS": "6"}, cores=16) == 6
+
+
+def test_a_build_beside_others_sets_the_config_s_compile_workers(fake_torch, monkeypatch):
+    import routetune_inductor
+
+    monkeypatch.setenv("ROUTETUNE_BUILDS_AT_ONCE", str(len(os.sched_getaffinity(0)) * 4))
+    assert routetune_inductor.apply_route(route={"max_autotune": "on"}) == {"max_autotune": True}
+    assert fake_torch.compile_threads == 1
+
+
+def test_a_study_tells_each_build_how_many_builds_run_at_once(tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(FIXTURES / "inductor_fake", folder)
+    spec = folder / "spec.toml"
+    spec.write_text(spec.read_text().replace("FAKE_INDUCTOR_PYTHON", str(FAKES / "fake_inductor_python")))
+    routetune.tune(spec, progress=False, jobs=3, store=str(tmp_path / "study.sqlite"))
+    builds = (folder / "builds.log").read_text().split("\n")[:-1]
+    assert len(builds) >= 3, builds
+    expected = "3 %d" % max(1, len(os.sched_getaffinity(0)) // 3)
+    assert builds == [expected] * len(builds)

@@ -2,15 +2,17 @@
 # Issue 26's GPU work on the H200, in device calls of under 10 minutes each. Run from the
 # repository root with scripts/pack-device-binary.sh's portable binary carried (make it here:
 # `bash scripts/pack-device-binary.sh`, then carry .devbin; ROUTETUNE overrides the binary):
-#   scripts/gpu-issue26.sh 1   the environment; the cost of one measurement fresh, forked and warm
+# Every phase first records the environment (GPU, driver, torch, triton, cores).
+#   scripts/gpu-issue26.sh 1   the cost of one measurement fresh, forked and warm
 #                              (bench/warm_measure_bench.py on inductor_resnet18: three routes built
 #                              at once, the warm process's first request of a build in a new process
 #                              and in one that served others, its A/A check); inductor_resnet18,
 #                              forked (a fresh process per run, as before), --time-limit 300s
 #   scripts/gpu-issue26.sh 2   inductor_resnet18, warm, --time-limit 300s; inductor_bert, warm, 120s
-#   scripts/gpu-issue26.sh 3   inductor_cnn, warm, --time-limit 120s; the AOTInductor
-#                              reproduction (docs/gpu/aoti_load_repro.py, with a native backtrace
-#                              where gdb is installed)
+#   scripts/gpu-issue26.sh 3   inductor_cnn, warm, --time-limit 120s; then the measurement
+#                              cost alone on inductor_resnet18 (bench below, 200 s)
+#   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
+#                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
 #   scripts/gpu-issue26.sh study NAME LIMIT warm|forked     one study
 # "warm" studies run each example's spec with `[run] server` added (spec_warm.toml beside it:
@@ -105,21 +107,23 @@ bench() {
   rm -rf "$work/bench_$model/work"
 }
 
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
+  nproc
+  command -v gdb || echo "no gdb"
+} > "$work/environment.txt" 2>&1
+cat "$work/environment.txt" >> "$summary"
 case $phase in
 1)
-  {
-    date -u
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-    python3 -c "import torch, triton; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'triton', triton.__version__)"
-    nproc
-    command -v gdb || echo "no gdb"
-  } > "$work/environment.txt" 2>&1
-  cat "$work/environment.txt" >> "$summary"
   bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on"
   OVERRUN=40 study inductor_resnet18 300 forked ;;
 2) OVERRUN=60 study inductor_resnet18 300 warm; OVERRUN=40 study inductor_bert 120 warm ;;
 3)
   OVERRUN=40 study inductor_cnn 120 warm
+  bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on" ;;
+4)
   timeout 200 python3 docs/gpu/aoti_load_repro.py "$work/aoti" compile-linear metadata-linear load-linear > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
@@ -127,7 +131,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 rm -rf "$work/cache"
 tar -czf "$OUT/phase$phase${2:+_$2}.tar.gz" -C "$work" --exclude 'work' --exclude '*.pt2' .

@@ -21,7 +21,9 @@ modes, fresh and forked, last):
 and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, process, build
 (rN), wall_s (the whole measurement as the caller sees it), gpu_s (the sum of the 50 timed
 calls), first_call_s (the compile from the cache and the first call), median_ms, code_sha256
-(warm only) and the ratio wall_s / (2 gpu_s + 1 s), which issue 26 asks to be at most 1.
+(warm only), the ratio wall_s / (2 gpu_s + 1 s), which issue 26 asks to be at most 1, and (warm
+only) code_load_s and modules: the seconds spent loading the build's generated modules (their
+kernels included) within first_call_s, and how many were loaded.
 """
 
 import json
@@ -93,10 +95,12 @@ class WarmProcess:
 
 def show(row, table):
     """Prints one measurement's TSV line at once (and into TABLE), so a run cut off still tells."""
-    mode, process, build, wall_s, gpu_s, first_call_s, median_ms, code = row
+    mode, process, build, wall_s, gpu_s, first_call_s, median_ms, code = row[:8]
+    loads = row[8] if len(row) > 8 else {}
     ratio = "%.2f" % (wall_s / (2 * gpu_s + 1)) if gpu_s else ""
     text = "\t".join([mode, process, build, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % first_call_s, "%.4f" % median_ms,
-                      code, ratio])
+                      code, ratio, "%.4f" % loads["code_load_s"] if "code_load_s" in loads else "",
+                      str(loads.get("modules_loaded", ""))])
     print(text, flush=True)
     table.write(text + "\n")
     table.flush()
@@ -137,7 +141,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     table = open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8")
     header = "\t".join(["mode", "process", "build", "wall_s", "gpu_s", "first_call_s", "median_ms", "code_sha256",
-                        "wall/(2gpu+1)"])
+                        "wall/(2gpu+1)", "code_load_s", "modules"])
     print(header, flush=True)
     table.write(header + "\n")
     builds = build_all(model_dir, outdir, routes, table)
@@ -152,10 +156,10 @@ def main(argv):
             reply = process.run(requests[index])
             wall_s = time.time() - started
             with open(requests[index]["metrics"], encoding="utf-8") as handle:
-                first_call_s = json.load(handle).get("first_call_s", 0.0)
+                metrics = json.load(handle)
             gpu_s, median_ms = metrics_of(requests[index]["metrics"])
-            show(("warm", name, "r%d" % index, wall_s, gpu_s, first_call_s, median_ms, reply.get("code_sha256", "")),
-                 table)
+            show(("warm", name, "r%d" % index, wall_s, gpu_s, metrics.get("first_call_s", 0.0), median_ms,
+                  reply.get("code_sha256", ""), metrics), table)
         process.close()
     env, _, work = builds[0]
     output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")

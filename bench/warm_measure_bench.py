@@ -16,7 +16,8 @@ modes, fresh and forked, last):
            first build twice, then each other build, the second again and the first last (so the
            first request of a build is timed both in a new process and in one that has served
            others), B the first build once: the A/A check (same build, twice in one process and
-           in two)
+           in two); C as A, with TORCHINDUCTOR_COMPILE_THREADS=1 (kernels loaded in the process,
+           not through Inductor's compile workers)
 
 and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, process, build
 (rN), wall_s (the whole measurement as the caller sees it), gpu_s (the sum of the 50 timed
@@ -148,8 +149,11 @@ def main(argv):
     requests = [request_for(model_dir, build, route) for build, route in zip(builds, routes)]
     # A: the first build twice, then each other build, the second of them again, the first last.
     order_a = [0, 0] + list(range(1, len(routes))) + ([1] if len(routes) > 1 else []) + ([0] if len(routes) > 1 else [])
-    for name, order in (("A", order_a), ("B", [0])):
-        process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, builds[0][0])
+    # C: A's order again in a process whose Inductor loads kernels in-process (compile_threads 1)
+    # rather than through its pool of compile workers: does the pool slow a build's first request?
+    single = dict(builds[0][0], TORCHINDUCTOR_COMPILE_THREADS="1")
+    for name, order, env in (("A", order_a, builds[0][0]), ("B", [0], builds[0][0]), ("C", order_a, single)):
+        process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)
         show(("warm-start", name, "-", process.start_s, 0.0, 0.0, 0.0, ""), table)
         for index in order:
             started = time.time()

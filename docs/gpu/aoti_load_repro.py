@@ -9,7 +9,9 @@ Linear package and ResNet-18's built, and both loads died with SIGSEGV in _load_
 Each step runs in a process of its own (python3 -X faulthandler THIS --step NAME ...), so a
 segmentation fault ends only that step, names it, and prints the Python stack of the thread
 that crashed; where gdb is installed, a load step runs under `gdb -batch -ex run -ex bt` for the
-native stack. The steps bisect where the crash lives:
+native stack, and where it is not (the H200 machine has none), a load or metadata step runs with
+LD_DEBUG=files and its log's last lines are printed: the last shared object the dynamic loader
+opened or initialised before the fault. The steps bisect where the crash lives:
 
   compile-linear   a one-layer model: export + aoti_compile_and_package -> OUTDIR/linear.pt2
   metadata-linear  the three calls _load_aoti makes, one at a time, with timestamps
@@ -148,14 +150,25 @@ def main(argv):
     for name in argv[2:] or STEPS:
         started = time.time()
         command = [sys.executable, "-X", "faulthandler", os.path.abspath(__file__), "--step", name, outdir]
+        env = dict(os.environ)
+        loader_log = os.path.join(outdir, name + ".ld_debug")
         if gdb and name.startswith("load"):
             command = [gdb, "-batch", "-ex", "run", "-ex", "bt 30", "--args"] + command
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        elif name.startswith(("load", "metadata")):
+            env.update(LD_DEBUG="files", LD_DEBUG_OUTPUT=loader_log)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
         code = "signal %d" % -done.returncode if done.returncode < 0 else "exit %d" % done.returncode
         print("%s: %s in %.1f s%s" % (name, code, time.time() - started, " (under gdb)" if command[0] == gdb else ""),
               flush=True)
         for line in (done.stdout + done.stderr).strip().splitlines()[-60 if command[0] == gdb else -25:]:
             print("    " + line)
+        logs = [os.path.join(outdir, f) for f in os.listdir(outdir) if f.startswith(name + ".ld_debug")]
+        for log in sorted(logs):
+            with open(log, errors="replace") as handle:
+                lines = [line.rstrip() for line in handle if "calling init" in line or "file=" in line]
+            print("    LD_DEBUG %s, last of %d lines:" % (os.path.basename(log), len(lines)))
+            for line in lines[-12:]:
+                print("      " + line)
     return 0
 
 

@@ -93,6 +93,27 @@ TEST_F(Evaluate, BuildsYieldTheCpuByTheSpecsNiceAndRunsKeepTheTunersPriority) {
     EXPECT_GE(runs, 1);
 }
 
+TEST_F(Evaluate, EachBuildIsToldHowManyBuildsRunAtOnceAndNoRunIs) {
+    evaluator = bench.evaluator();
+    evaluator->set_builds_at_once(4);
+    evaluator->measure(evaluator->build(Route::parse("-a=1"), "fast"), bench.baseline(0.5));
+    evaluator->set_builds_at_once(0);
+    evaluator->build(Route::parse("-a=2"), "fast");
+    std::vector<std::string> told;
+    int runs = 0;
+    for (const auto& call : bench.runner.calls()) {
+        auto variable = call.spec.env.find(kBuildsAtOnceVariable);
+        if (call.build) {
+            told.push_back(variable == call.spec.env.end() ? "unset" : variable->second);
+        } else {
+            EXPECT_EQ(variable, call.spec.env.end()) << "a run is not a build";
+            ++runs;
+        }
+    }
+    EXPECT_EQ(told, (std::vector<std::string>{"4", "1"})) << "0 builds at once means one";
+    EXPECT_GE(runs, 1);
+}
+
 TEST_F(Evaluate, OneInaccurateCaseMakesTheRouteInaccurateAndEveryLossIsRecorded) {
     two_cases();
     bench.spec.accuracy.metric = "rel_l2";

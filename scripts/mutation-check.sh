@@ -184,7 +184,11 @@ for id in "${ids[@]}"; do
   printf 'mutation-check: %-36s %-12s %4ss  %s\n' "$id" "$result" "$seconds" "$failed"
   [[ $result == killed ]] || survivors=$((survivors + 1))
 done
-# The copy's build again as the checkout's (the last mutated file was restored after its build).
-build_targets >/dev/null 2>&1 || true
+# The copy's build again as the checkout's (the last mutated file was restored after its build),
+# every target a mutant built included: a later run's copy gets the files' old times back, so
+# a target built from a mutated file and not rebuilt here would look up to date with it.
+final_targets=()
+for id in "${ids[@]}"; do read -r -a t <<<"$(targets_of "$id")"; final_targets+=("${t[@]}"); done
+build_targets "${final_targets[@]}" >/dev/null 2>&1 || true
 echo "mutation-check: $((${#ids[@]} - survivors)) of ${#ids[@]} mutants killed; results in $results"
 ((survivors == 0))

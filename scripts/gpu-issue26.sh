@@ -22,7 +22,7 @@
 # every 15 s (NAME_MODE_LIMITs.ps.log in the phase's tar.gz). Each phase leaves two
 # files under $OUT: phaseN.txt (one line per step: what ran, its exit code, wall time against the
 # limit, outcome, evaluations, confirmed speedup, the warm processes' default checks; phase 1: the
-# cost per measurement, fresh / forked / warm) and phaseN.tar.gz (stores,
+# cost per measurement, fresh / forked / warm) and phaseN.tar.gz (made again after each step; stores,
 # JSON summaries, stderr logs, warm process logs, the bench's TSV, the reproduction's log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +38,11 @@ summary=$OUT/phase$phase${2:+_$2}.txt
 "$ROUTETUNE" --version >> "$summary" 2>&1 || { echo "no routetune at $ROUTETUNE" | tee -a "$summary"; exit 1; }
 
 note() { echo "$*" | tee -a "$summary"; }
+
+# The phase's tar.gz of everything so far (not the caches, the bench's builds or packages), made
+# again after each step, so that a device call cut off at its limit still brings back the steps
+# that ended.
+pack() { tar -czf "$OUT/phase$phase${2:+_$2}.tar.gz" -C "$work" --exclude 'cache' --exclude 'work' --exclude '*.pt2' . 2>/dev/null; }
 
 # spec_warm.toml beside DIR/spec.toml: the same spec with `[run] server` after the run command.
 warm_spec() {
@@ -94,6 +99,7 @@ print(f"{tag}: exit {code}, {wall} s of {limit} s (summary wall {s['time']['wall
       f"winner {w.get('route')} {w.get('speedup')} {w.get('speedup_ci95')}; default builds "
       f"{s.get('default_build_medians_s')}; warm: {checks or 'none'}; {s.get('message', '')}")
 PY
+  pack
 }
 
 # bench MODEL SECONDS [ROUTE...]: the measurement cost alone, under its own timeout
@@ -105,6 +111,7 @@ bench() {
   note "warm_measure_bench $model: exit $?"
   cat "$work/bench_$model/warm_bench.tsv" >> "$summary" 2>/dev/null
   rm -rf "$work/bench_$model/work"
+  pack
 }
 
 {
@@ -133,6 +140,5 @@ bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
 *) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
-rm -rf "$work/cache"
-tar -czf "$OUT/phase$phase${2:+_$2}.tar.gz" -C "$work" --exclude 'work' --exclude '*.pt2' .
+pack
 ls -la "$OUT"

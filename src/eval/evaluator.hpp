@@ -26,12 +26,12 @@ namespace routetune {
 
 class TimingSource;
 class WarmMeasurements;
+class DefaultChecker;
 
 /// Set in every build's environment: how many builds this process runs at once (--jobs), so
 /// that a build tool that starts its own workers (Inductor's compile workers, one per core by
 /// default) can divide the cores among the builds instead of each taking all of them.
 inline constexpr const char* kBuildsAtOnceVariable = "ROUTETUNE_BUILDS_AT_ONCE";
-class DefaultChecker;
 
 /// Builds, runs, checks and times candidates of one spec.
 class Evaluator {

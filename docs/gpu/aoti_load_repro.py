@@ -9,7 +9,7 @@ Linear package and ResNet-18's built, and both loads died with SIGSEGV in _load_
 Each step runs in a process of its own (python3 -X faulthandler THIS --step NAME ...), so a
 segmentation fault ends only that step, names it, and prints the Python stack of the thread
 that crashed; where gdb is installed, a load step runs under `gdb -batch -ex run -ex bt` for the
-native stack, and where it is not (the H200 machine has none), a load or metadata step runs with
+native stack, and where it is not (the earlier H200 runs gave no native stack), a load or metadata step runs with
 LD_DEBUG=files and its log's last lines are printed: the last shared object the dynamic loader
 opened or initialised before the fault. The steps bisect where the crash lives:
 

@@ -11,9 +11,9 @@ ROUTETUNE_FORKSERVER_PRELOAD (default "torch"; comma separated; "" for none) and
 else: no CUDA context, no compiled graph. For each call it forks a child that takes the
 caller's descriptors, folder and environment, closes the server's own (its lock, the other
 calls' sockets), puts itself in a process group of its own and runs the script; so every
-candidate still runs in a process of its own, only without paying for the imports. The child runs at the caller's niceness (routetune runs builds niced, [build]
-nice), or at the server's where that is lower in priority: the server keeps the niceness of the
-`call` that started it. `call` exits with the child's exit code, or kills itself with the
+candidate still runs in a process of its own, only without paying for the imports. The child
+runs at the caller's niceness (routetune runs builds niced, [build] nice), or at the server's
+where that is lower in priority: the server keeps the niceness of the `call` that started it. `call` exits with the child's exit code, or kills itself with the
 child's signal. When `call` dies (a timeout kills its process group), the server sees its
 socket close and kills the child's process group.
 

@@ -13,9 +13,10 @@ caller's descriptors, folder and environment, closes the server's own (its lock,
 calls' sockets), puts itself in a process group of its own and runs the script; so every
 candidate still runs in a process of its own, only without paying for the imports. The child
 runs at the caller's niceness (routetune runs builds niced, [build] nice), or at the server's
-where that is lower in priority: the server keeps the niceness of the `call` that started it. `call` exits with the child's exit code, or kills itself with the
-child's signal. When `call` dies (a timeout kills its process group), the server sees its
-socket close and kills the child's process group.
+where that is lower in priority: the server keeps the niceness of the `call` that started it.
+`call` exits with the child's exit code, or kills itself with the child's signal. When `call`
+dies (a timeout kills its process group), the server sees its socket close and kills the
+child's process group.
 
 The socket is ROUTETUNE_FORKSERVER_SOCKET, else one per user, Python executable and preload
 list under the temporary folder. The server exits after ROUTETUNE_FORKSERVER_IDLE_S seconds

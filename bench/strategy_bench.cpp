@@ -298,7 +298,7 @@ struct MinimalRow {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0, batch = 1;
+    std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0, batch = 1, in_flight = 0;
     double target = 0.95, judge_sd = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
@@ -315,6 +315,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--judge-sd")) judge_sd = std::strtod(argv[i + 1], nullptr);
         else if (!std::strcmp(argv[i], "--pick-at")) pick_builds = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--batch")) batch = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--in-flight")) in_flight = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -362,6 +363,7 @@ int main(int argc, char** argv) {
             options.seeds = {s};
             options.target = target;
             options.batch = batch;
+            options.in_flight = in_flight;
             Oracle oracle = [&](const Route& route) { return landscape.evaluate(route); };
             SimulationReport report = simulate(name, landscape.expression(), oracle, landscape.best_speedup(), options);
             const SimulationRun& run = report.runs.front();

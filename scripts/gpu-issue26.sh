@@ -131,7 +131,7 @@ case $phase in
   OVERRUN=40 study inductor_cnn 120 warm
   bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on" ;;
 4)
-  timeout 200 python3 docs/gpu/aoti_load_repro.py "$work/aoti" compile-linear metadata-linear load-linear > "$work/aoti_repro.log" 2>&1
+  timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
   grep -A40 -E '^(#0|Thread .* received signal)' "$work/aoti_repro.log" | head -60 >> "$summary"

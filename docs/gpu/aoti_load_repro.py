@@ -16,6 +16,13 @@ opened or initialised before the fault. The steps bisect where the crash lives:
   compile-linear   a one-layer model: export + aoti_compile_and_package -> OUTDIR/linear.pt2
   metadata-linear  the three calls _load_aoti makes, one at a time, with timestamps
   load-linear      aoti_load_package(linear.pt2) in a fresh process, run once, compare with eager
+  toolchain-linear what built the package's wrapper library and what loads it: the C++ compiler
+                   Inductor calls (its --version), torch's C++ ABI flag, and the wrapper .so taken
+                   out of linear.pt2 (a zip): its NEEDED libraries, RUNPATH, the GLIBCXX versions it
+                   asks for and the libstdc++ torch's process has loaded (no compile, no CUDA call)
+  cpp-wrapper-linear torch.compile of the same model with Inductor's C++ wrapper (cpp_wrapper =
+                   True, the code path AOTInductor's wrapper takes, built by the same compiler),
+                   run in process: does a C++ wrapper crash outside a package too?
   compile-resnet   torchvision resnet18 (random weights, batch 16), the issue's model -> resnet18.pt2
   load-resnet      the issue's crash: aoti_load_package(resnet18.pt2) in a fresh process
   load-resnet-cpu-first   the same, but torch.cuda.init() and one CUDA tensor op before loading
@@ -37,7 +44,8 @@ import time
 
 STARTED = time.time()
 
-STEPS = ["compile-linear", "metadata-linear", "load-linear", "compile-resnet", "load-resnet", "load-resnet-cpu-first", "same-process"]
+STEPS = ["compile-linear", "metadata-linear", "load-linear", "toolchain-linear", "cpp-wrapper-linear", "compile-resnet", "load-resnet",
+         "load-resnet-cpu-first", "same-process"]
 
 
 def read_metadata(name, outdir):
@@ -49,6 +57,8 @@ def read_metadata(name, outdir):
     print("metadata of %s at %.1f s" % (path, time.time() - STARTED), flush=True)
     metadata = torch._C._aoti.AOTIModelPackageLoader.load_metadata_from_package(path, "model")
     print("package metadata:", json.dumps(dict(metadata), sort_keys=True), flush=True)
+    import torch._inductor.codecache
+
     device = torch._inductor.codecache.get_device_information(metadata["AOTI_DEVICE_KEY"])
     print("device information:", json.dumps({k: str(v) for k, v in device.items()}, sort_keys=True), flush=True)
     print("loader at %.1f s" % (time.time() - STARTED), flush=True)
@@ -116,6 +126,54 @@ def load_package(name, outdir, cuda_first=False):
                       "package_ms": median_ms(package, example), "compile_ms": median_ms(compiled, example)}))
 
 
+def toolchain(name, outdir):
+    import glob
+    import tempfile
+    import zipfile
+
+    import torch
+    from torch._inductor import cpp_builder
+
+    compiler = cpp_builder.get_cpp_compiler()
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
+    print("inductor's compiler:", compiler, shutil.which(compiler), version, flush=True)
+    print("torch._C._GLIBCXX_USE_CXX11_ABI:", torch._C._GLIBCXX_USE_CXX11_ABI, flush=True)
+    with open("/proc/self/maps") as maps:
+        loaded = sorted({line.split()[-1] for line in maps if "libstdc++" in line})
+    print("libstdc++ in this process:", loaded, flush=True)
+    folder = tempfile.mkdtemp()
+    with zipfile.ZipFile(os.path.join(outdir, name + ".pt2")) as package:
+        libraries = [n for n in package.namelist() if n.endswith(".so")]
+        print("libraries in the package:", libraries, flush=True)
+        package.extractall(folder, libraries)
+    for library in glob.glob(os.path.join(folder, "**", "*.so"), recursive=True):
+        dynamic = subprocess.run(["readelf", "-d", library], capture_output=True, text=True).stdout
+        print(os.path.basename(library), [l.split()[-1] for l in dynamic.splitlines() if "NEEDED" in l or "RUNPATH" in l or "RPATH" in l],
+              flush=True)
+        symbols = subprocess.run(["objdump", "-T", library], capture_output=True, text=True).stdout
+        versions = sorted({w for w in symbols.split() if w.startswith(("GLIBCXX_", "CXXABI_"))})
+        print("  versions asked for:", versions, flush=True)
+        resolved = subprocess.run(["ldd", library], capture_output=True, text=True).stdout
+        print("  ldd:", [l.strip() for l in resolved.splitlines() if "stdc++" in l or "torch" in l or "not found" in l], flush=True)
+
+
+def cpp_wrapper(name):
+    import torch
+    import torch._inductor.config
+
+    model, example = model_and_input(name)
+    torch._inductor.config.cpp_wrapper = True
+    started = time.time()
+    with torch.no_grad():
+        compiled = torch.compile(model)
+        print("compiling with cpp_wrapper at %.1f s" % (time.time() - STARTED), flush=True)
+        out = compiled(example)
+        torch.cuda.synchronize()
+        print("first call returned at %.1f s (%.1f s)" % (time.time() - STARTED, time.time() - started), flush=True)
+        eager = model(example)
+    print(json.dumps({"max_abs_vs_eager": (out - eager).abs().max().item(), "cpp_wrapper_ms": median_ms(compiled, example)}))
+
+
 def step(name, outdir):
     import torch
 
@@ -126,6 +184,10 @@ def step(name, outdir):
         read_metadata("linear", outdir)
     elif name == "load-linear":
         load_package("linear", outdir)
+    elif name == "toolchain-linear":
+        toolchain("linear", outdir)
+    elif name == "cpp-wrapper-linear":
+        cpp_wrapper("linear")
     elif name == "compile-resnet":
         compile_package("resnet18", outdir)
     elif name == "load-resnet":

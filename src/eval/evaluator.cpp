@@ -292,6 +292,10 @@ double Evaluator::run_timeout(const CaseSpec& test_case, const RunBaseline& base
     return timeout;
 }
 
+double Evaluator::load_timeout(double run_timeout_s, const Evaluation& build) const {
+    return std::max(run_timeout_s, std::min(spec_.run.timeout_s, run_timeout_s + std::max(0.0, build.build_s)));
+}
+
 CaseRun Evaluator::run_case(const BuiltCandidate& built, const CaseSpec& test_case, const RunBaseline& baseline,
                             CaseLauncher* via, const std::string& file_tag) const {
     return run_case_in(built, test_case, baseline, built.workdir, built.evaluation.route.hash(), via, file_tag);
@@ -324,6 +328,7 @@ CaseRun Evaluator::run_case_in(const BuiltCandidate& built, const CaseSpec& test
     process.env = merged_environment(spec_.run.env, built.environment, values);
     for (const auto& [key, value] : built.placement) process.env[key] = value;
     process.timeout_s = run_timeout(test_case, baseline);
+    launch.load_timeout_s = load_timeout(process.timeout_s, built.evaluation);
     process.memory_limit_bytes = spec_.run.memory_limit_mb << 20;
     process.output_cap = timing_source_traits(spec_.timing.source).stdout_cap;
     if (!uses_placeholder(spec_.run.command, "output")) process.stdout_file = output;

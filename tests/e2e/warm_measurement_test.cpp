@@ -39,10 +39,12 @@ protected:
         log = specs / "warm.log";
     }
 
-    json tune(std::map<std::string, std::string> env = {}) {
+    json tune(std::map<std::string, std::string> env = {}, std::vector<std::string> more = {}) {
         env["FAKE_WARM_LOG"] = log.string();
         env["FAKE_JITTER"] = "0";
-        result = run_cli({"tune", "warm.toml", "--json"}, specs, env);
+        std::vector<std::string> args{"tune", "warm.toml", "--json"};
+        args.insert(args.end(), more.begin(), more.end());
+        result = run_cli(args, specs, env);
         EXPECT_EQ(result.exit_code, 0) << result.err;
         return json::parse(result.out.empty() ? "{}" : result.out);
     }
@@ -150,6 +152,29 @@ TEST_F(WarmMeasurement, AHungRunTimesOutAndAFailedRunLeavesTheProcessServing) {
     EXPECT_EQ(failed->at("status"), "run_failed");
     EXPECT_NE(failed->at("message").get<std::string>().find("injected run failure"), std::string::npos) << failed->dump();
     EXPECT_EQ(pids().size(), 2u) << "only the hang replaced the process";
+}
+
+// A build's first run in a process loads it, which a relative limit made from the default's
+// runs does not foresee: that run may take the limit plus the build's own time (here 1 s of
+// limit, from relative_timeout's floor, and the 1 s those two builds sleep), so a build that takes 1.5 s to load
+// and then runs as fast as the others is measured, not failed; a hang still times out.
+TEST_F(WarmMeasurement, ABuildThatIsSlowToLoadIsGivenItsBuildTimeOnItsFirstRun) {
+    std::string spec = read_file(specs / "warm.toml").value_or("");
+    const std::string relative = "relative_timeout = 0\n";
+    ASSERT_NE(spec.find(relative), std::string::npos);
+    spec.replace(spec.find(relative), relative.size(), "relative_timeout = 2\nrelative_timeout_floor_s = 1\n");
+    write_file(specs / "warm.toml", spec);
+    json s = tune({{"FAKE_WARM_SLOW_LOAD_ON", "-O=3"},
+                   {"FAKE_BUILD_HANG_ON", "-O3 -march=native"}, {"FAKE_BUILD_HANG_S", "1"}, {"FAKE_WARM_HANG_ON", "-march=native"}},
+                  {"--routes", "-O=[2|3] -march=[x86-64|native]", "--jobs", "3"});
+    const json* slow = evaluation(s, "-O=3");
+    ASSERT_NE(slow, nullptr);
+    EXPECT_EQ(slow->at("status"), "ok") << slow->dump();
+    const json* hung = evaluation(s, "-march=native");
+    ASSERT_NE(hung, nullptr);
+    EXPECT_EQ(hung->at("status"), "run_timeout") << hung->dump();
+    EXPECT_NE(hung->at("message").get<std::string>().find("timed out after 2"), std::string::npos)
+        << "a hang's first run gets the limit plus its build's 1 s, no more: " << hung->dump();
 }
 
 TEST_F(WarmMeasurement, ABuildWhoseRunsReportOtherCodeFails) {

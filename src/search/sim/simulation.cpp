@@ -2,7 +2,9 @@
 // reference of every speedup, as build one; then propose, evaluate, append to the history,
 // propose again) but takes outcomes from an oracle. After every build it
 // records the best speedup so far, reference median / best Ok median, and the first build
-// count at which that reaches target x the best known speedup. A recorded study is turned
+// count at which that reaches target x the best known speedup. With in_flight it keeps that
+// many routes in flight as the study's scheduler does (a result comes back, the oldest, and one
+// route is proposed while the others are pending in the history). A recorded study is turned
 // into an oracle keyed by point, so equivalent spellings of a route find its record; routes
 // absent from the record come back pending: a real study would have had to build them, so
 // they count against the budget, but they teach the strategy nothing.
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -19,6 +22,17 @@
 #include "search/search_space.hpp"
 
 namespace routetune {
+
+namespace {
+
+Observation pending_observation(const Route& route) {
+    Observation obs;
+    obs.route = route;
+    obs.status = Status::Pending;
+    return obs;
+}
+
+}  // namespace
 
 SimulationReport simulate(std::string_view strategy, const Expression& expression, const Oracle& oracle,
                           double best_known_speedup, const SimulationOptions& options) {
@@ -53,7 +67,23 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
                 run.builds_to_target = run.best_speedup.size();
         };
         if (options.budget > 0) evaluate(baseline);
-        while (run.best_speedup.size() < options.budget) {
+        std::deque<Route> flying;  // in_flight mode: proposed, not yet evaluated, oldest first
+        while (options.in_flight > 1 && run.best_speedup.size() < options.budget) {
+            while (run.best_speedup.size() + flying.size() < options.budget && flying.size() < options.in_flight) {
+                SearchHistory view = history;
+                for (const Route& route : flying) view.observations.push_back(pending_observation(route));
+                std::vector<Route> routes = search->propose(view, 1);
+                if (routes.empty()) break;
+                flying.push_back(routes.front());
+            }
+            if (flying.empty()) {
+                run.strategy_finished = true;
+                break;
+            }
+            evaluate(flying.front());
+            flying.pop_front();
+        }
+        while (options.in_flight <= 1 && run.best_speedup.size() < options.budget) {
             std::size_t want = std::min(options.batch, options.budget - run.best_speedup.size());
             std::vector<Route> routes = search->propose(history, want);
             if (routes.empty()) {

@@ -25,6 +25,9 @@ struct SimulationOptions {
     double min_gain = 0.02;                   ///< SearchHistory::min_gain
     int mixed_max_knobs = 4;
     std::size_t batch = 1;                    ///< routes asked for per proposal
+    std::size_t in_flight = 0;                ///< when > 1: routes kept in flight, as the study's scheduler
+                                              ///< does (each result, the oldest's, is followed by one
+                                              ///< proposal, the others pending in the history); batch unused
 };
 
 /// One run of one seed.

@@ -81,6 +81,10 @@ public:
     virtual std::vector<Route> propose(const SearchHistory& history, std::size_t max_count) = 0;
     /// The phase label recorded with a route it proposed ("fast", "mixed-2", ...).
     virtual std::string phase_of(const Route& route, const SearchHistory& history) const = 0;
+    /// True when each result changes what it proposes next (a sequential search, as growth):
+    /// a route proposed before the results in flight come back is proposed without them, so
+    /// the scheduler then starts only as many as keep its build slots and lanes busy.
+    virtual bool sequential() const { return false; }
 };
 
 /// A strategy by name over expression; throws UsageError listing the names otherwise.

@@ -138,6 +138,8 @@ public:
         return out;
     }
 
+    bool sequential() const override { return wide(); }
+
     std::string phase_of(const Route& route, const SearchHistory& history) const override {
         auto point = space_.point(route);
         if (enumerate_ != 0) return "auto-all";

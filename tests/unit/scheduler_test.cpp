@@ -86,6 +86,64 @@ TEST_F(SchedulerHarness, ReportedTimingRefillsAFreedBuildSlotAtOnce) {
     }
 }
 
+// A strategy that proposes from each result (as auto's growth does), over another's proposals.
+class SequentialStrategy : public Strategy {
+public:
+    explicit SequentialStrategy(std::unique_ptr<Strategy> inner) : inner_(std::move(inner)) {}
+    std::string name() const override { return inner_->name(); }
+    std::vector<Route> propose(const SearchHistory& history, std::size_t max_count) override {
+        return inner_->propose(history, max_count);
+    }
+    std::string phase_of(const Route& route, const SearchHistory& history) const override {
+        return inner_->phase_of(route, history);
+    }
+    bool sequential() const override { return true; }
+
+private:
+    std::unique_ptr<Strategy> inner_;
+};
+
+// Builds quicker than measurements (0.1 s against 3 runs of 1 s), --jobs 2, one lane: the most
+// candidates in flight at once, each from its build's start to its measurement's end.
+class RunAhead : public SchedulerHarness {
+protected:
+    std::size_t most_in_flight(bool sequential) {
+        use_reported_timing();
+        start(kSixCandidates, SchedulerOptions{2, 1, true}, routes_budget(100), "full");  // 8 routes
+        if (sequential) {
+            strategy = std::make_unique<SequentialStrategy>(std::move(strategy));
+            scheduler = std::make_unique<Scheduler>(*executor, *strategy, *ledger, routes_budget(100), bench.clock,
+                                                    SchedulerOptions{2, 1, true});
+        }
+        bench.runner.fallback.build_s = 0.1;
+        bench.runner.fallback.run_s = 1;
+        EXPECT_TRUE(run_study());
+        EXPECT_EQ(committed_routes().size(), 8u);
+        std::vector<Interval> candidates;
+        std::vector<Interval> measurements = of_kind(false);
+        for (const auto& b : of_kind(true)) {
+            if (b.route.empty()) continue;
+            Interval whole = b;
+            for (const auto& m : measurements)
+                if (m.route == b.route) whole.end_s = std::max(whole.end_s, m.end_s);
+            candidates.push_back(whole);
+        }
+        return most_at_once(candidates);
+    }
+};
+
+// A strategy that does not learn from each result gets up to 2 x jobs builds ahead of the lane.
+TEST_F(RunAhead, BuildsRunUpToTwiceJobsAheadOfTheLane) { EXPECT_EQ(most_in_flight(false), 5u); }
+
+// A sequential one (auto's growth) only jobs + lanes - 1: at most jobs + lanes routes are
+// proposed without the results in flight, and the lane still never waits for a build.
+TEST_F(RunAhead, ASequentialStrategyGetsOnlyTheBuildsThatKeepItsSlotsAndLaneBusy) {
+    EXPECT_EQ(most_in_flight(true), 3u);
+    std::vector<Interval> measurements = of_kind(false);
+    for (std::size_t i = 1; i < measurements.size(); ++i)
+        EXPECT_EQ(measurements[i].start_s, measurements[i - 1].end_s) << measurements[i].route << " waited for its build";
+}
+
 // With overlap a free lane takes whichever candidate is built, not only the oldest: a slow
 // build (or, with a shared store, a queued candidate whose worker died) holds back no other.
 TEST_F(SchedulerHarness, ReportedTimingMeasuresWhatIsBuiltWithoutWaitingForAnOlderBuild) {

@@ -18,12 +18,14 @@
 // nothing alone) against the optimum's, and the pick's and its minimal route's size and true
 // fraction; and, per strategy, the needle ceiling: the most each pick could reach of the
 // optimum if it found everything but the needles it does not hold.
-// --pick-at N judges the pick after N builds instead (the true@N column).
+// --pick-at N judges the pick after N builds instead (the true@N column). --batch K asks for K
+// routes at a time, evaluated together; --in-flight N keeps N routes in flight as a study's
+// scheduler does (one result back, the oldest, then one proposal with the others pending).
 // Environment: MINIMIZE_CAP=1 caps the minimization at minimization_trials (a fifth of the
 // budget), NO_HISTORY_ORDER=1 minimizes without the study's blocks; BLOCK_DEBUG=1 prints the
 // pick's blocks (paid or not, what removing the unpaid ones costs), BLOCK_TRUE=1 each block's
 // measured gain beside the true cost of removing it, HARM_KNOB=K the members of K's block.
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N]
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N] [--batch K] [--in-flight N]
 #include <algorithm>
 #include <set>
 #include <cmath>

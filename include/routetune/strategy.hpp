@@ -37,6 +37,9 @@ struct Observation {
 /// default) its own median and interval; and whose measurement they are (same_as).
 Observation observe(const Evaluation& e, const Evaluation* default_evaluation);
 
+/// route as a strategy sees it while it is built or measured: Status::Pending, no figures.
+Observation pending_observation(const Route& route);
+
 /// The route whose measurement obs's figures are, as reports print it ("(default)" for the
 /// default route): obs.same_as, or obs's own route. Two observations with the same answer
 /// are one artifact run once: their difference is no effect, never a gain.

@@ -9,6 +9,13 @@
 
 namespace routetune {
 
+Observation pending_observation(const Route& route) {
+    Observation obs;
+    obs.route = route;
+    obs.status = Status::Pending;
+    return obs;
+}
+
 std::string measured_as(const Observation& obs) {
     if (!obs.same_as.empty()) return obs.same_as;
     return obs.route.empty() ? "(default)" : obs.route.to_string();

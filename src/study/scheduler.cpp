@@ -49,17 +49,6 @@
 
 namespace routetune {
 
-namespace {
-
-Observation pending(const Route& route) {
-    Observation obs;
-    obs.route = route;
-    obs.status = Status::Pending;
-    return obs;
-}
-
-}  // namespace
-
 Budget study_budget(std::uint64_t max_routes, double time_limit_s) {
     Budget budget;
     budget.max_routes = static_cast<std::size_t>(max_routes);
@@ -114,12 +103,12 @@ void Scheduler::refill(std::size_t target) {
     std::size_t count = room(target);
     if (count == 0 || interrupt_requested()) return;
     SearchHistory view = ledger_.history();
-    for (const auto& building : building_) view.observations.push_back(pending(building.route));
-    for (const auto& route : measuring_) view.observations.push_back(pending(route));
-    if (!ledger_.default_evaluation()) view.observations.push_back(pending(Route{}));
+    for (const auto& building : building_) view.observations.push_back(pending_observation(building.route));
+    for (const auto& route : measuring_) view.observations.push_back(pending_observation(route));
+    if (!ledger_.default_evaluation()) view.observations.push_back(pending_observation(Route{}));
     for (Route& route : strategy_.propose(view, count)) {
         std::string phase = strategy_.phase_of(route, view);
-        view.observations.push_back(pending(route));
+        view.observations.push_back(pending_observation(route));
         ledger_.mark_started(route, phase);
         JobId job = executor_.start_build(route, phase);
         building_.push_back(Building{std::move(route), job, false});

@@ -156,8 +156,9 @@ TEST_F(WarmMeasurement, AHungRunTimesOutAndAFailedRunLeavesTheProcessServing) {
 
 // A build's first run in a process loads it, which a relative limit made from the default's
 // runs does not foresee: that run may take the limit plus the build's own time (here 1 s of
-// limit, from relative_timeout's floor, and the 1 s those two builds sleep), so a build that takes 1.5 s to load
-// and then runs as fast as the others is measured, not failed; a hang still times out.
+// limit, from relative_timeout's floor, and the 1 s those two builds sleep), so a build that
+// takes 1.5 s to load and then runs as fast as the others is measured, not failed; a hang
+// still times out.
 TEST_F(WarmMeasurement, ABuildThatIsSlowToLoadIsGivenItsBuildTimeOnItsFirstRun) {
     std::string spec = read_file(specs / "warm.toml").value_or("");
     const std::string relative = "relative_timeout = 0\n";

@@ -23,17 +23,6 @@
 
 namespace routetune {
 
-namespace {
-
-Observation pending_observation(const Route& route) {
-    Observation obs;
-    obs.route = route;
-    obs.status = Status::Pending;
-    return obs;
-}
-
-}  // namespace
-
 SimulationReport simulate(std::string_view strategy, const Expression& expression, const Oracle& oracle,
                           double best_known_speedup, const SimulationOptions& options) {
     SimulationReport report;
@@ -67,31 +56,30 @@ SimulationReport simulate(std::string_view strategy, const Expression& expressio
                 run.builds_to_target = run.best_speedup.size();
         };
         if (options.budget > 0) evaluate(baseline);
-        std::deque<Route> flying;  // in_flight mode: proposed, not yet evaluated, oldest first
-        while (options.in_flight > 1 && run.best_speedup.size() < options.budget) {
-            while (run.best_speedup.size() + flying.size() < options.budget && flying.size() < options.in_flight) {
+        std::deque<Route> flying;  // proposed, not yet evaluated, oldest first
+        auto refill = [&] {  // in_flight: one route at a time, the others pending; else a batch once all are evaluated
+            std::size_t left = options.budget - run.best_speedup.size();
+            if (options.in_flight <= 1) {
+                if (flying.empty())
+                    for (Route& route : search->propose(history, std::min(options.batch, left))) flying.push_back(std::move(route));
+                return;
+            }
+            while (flying.size() < std::min(options.in_flight, left)) {
                 SearchHistory view = history;
                 for (const Route& route : flying) view.observations.push_back(pending_observation(route));
                 std::vector<Route> routes = search->propose(view, 1);
-                if (routes.empty()) break;
-                flying.push_back(routes.front());
+                if (routes.empty()) return;
+                flying.push_back(std::move(routes.front()));
             }
+        };
+        while (run.best_speedup.size() < options.budget) {
+            refill();
             if (flying.empty()) {
                 run.strategy_finished = true;
                 break;
             }
             evaluate(flying.front());
             flying.pop_front();
-        }
-        while (options.in_flight <= 1 && run.best_speedup.size() < options.budget) {
-            std::size_t want = std::min(options.batch, options.budget - run.best_speedup.size());
-            std::vector<Route> routes = search->propose(history, want);
-            if (routes.empty()) {
-                run.strategy_finished = true;
-                break;
-            }
-            for (const Route& route : routes)
-                if (run.best_speedup.size() < options.budget) evaluate(route);
         }
         run.history = std::move(history.observations);
         double last = run.best_speedup.empty() ? 1.0 : run.best_speedup.back();

@@ -24,7 +24,10 @@ and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, p
 calls), first_call_s (the compile from the cache and the first call), median_ms, code_sha256
 (warm only), the ratio wall_s / (2 gpu_s + 1 s), which issue 26 asks to be at most 1, and (warm
 only) code_load_s and modules: the seconds spent loading the build's generated modules (their
-kernels included) within first_call_s, and how many were loaded.
+kernels included) within first_call_s, and how many were loaded; reset_s, the Dynamo reset and
+config restore before the request; compile_phases_s, the seconds each of PyTorch's timed compile
+phases took within the request (torch._dynamo.utils.compilation_time_metrics: Dynamo's trace,
+the backend, the cache lookups), to tell where a first call's time goes.
 """
 
 import json
@@ -101,7 +104,8 @@ def show(row, table):
     ratio = "%.2f" % (wall_s / (2 * gpu_s + 1)) if gpu_s else ""
     text = "\t".join([mode, process, build, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % first_call_s, "%.4f" % median_ms,
                       code, ratio, "%.4f" % loads["code_load_s"] if "code_load_s" in loads else "",
-                      str(loads.get("modules_loaded", ""))])
+                      str(loads.get("modules_loaded", "")), "%.4f" % loads["reset_s"] if "reset_s" in loads else "",
+                      json.dumps(loads["compile_phases_s"], sort_keys=True) if "compile_phases_s" in loads else ""])
     print(text, flush=True)
     table.write(text + "\n")
     table.flush()
@@ -142,7 +146,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     table = open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8")
     header = "\t".join(["mode", "process", "build", "wall_s", "gpu_s", "first_call_s", "median_ms", "code_sha256",
-                        "wall/(2gpu+1)", "code_load_s", "modules"])
+                        "wall/(2gpu+1)", "code_load_s", "modules", "reset_s", "compile_phases_s"])
     print(header, flush=True)
     table.write(header + "\n")
     builds = build_all(model_dir, outdir, routes, table)

@@ -10,7 +10,8 @@
 #                              forked (a fresh process per run, as before), --time-limit 300s
 #   scripts/gpu-issue26.sh 2   inductor_resnet18, warm, --time-limit 300s; inductor_bert, warm, 120s
 #   scripts/gpu-issue26.sh 3   inductor_cnn, warm, --time-limit 120s; then the measurement
-#                              cost alone on inductor_resnet18 (bench below, 200 s)
+#                              cost alone on inductor_resnet18 (bench below, 200 s) and on
+#                              inductor_bert (150 s: where a warm request's time goes)
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -129,7 +130,8 @@ case $phase in
 2) OVERRUN=60 study inductor_resnet18 300 warm; OVERRUN=40 study inductor_bert 120 warm ;;
 3)
   OVERRUN=40 study inductor_cnn 120 warm
-  bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on" ;;
+  bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on"
+  bench inductor_bert ${BERT_BENCH_S:-150} "" "-inductor:triton.cudagraphs=on" ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"

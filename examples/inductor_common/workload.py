@@ -182,6 +182,24 @@ def run(model_dir, output, metrics):
         json.dump({"time_ms": times, "first_call_s": first_call_s, "script_s": time.time() - STARTED}, handle)
 
 
+def compile_phase_seconds():
+    """The seconds PyTorch's compiler has spent so far in each of its timed phases (Dynamo's
+    trace, the backend, the cache lookups: torch._dynamo.utils.compilation_time_metrics), or {}
+    where this PyTorch does not keep them."""
+    try:
+        from torch._dynamo.utils import compilation_time_metrics
+    except ImportError:
+        return {}
+    return {name: sum(times) for name, times in compilation_time_metrics.items()}
+
+
+def compile_phases_since(before):
+    """The phases of compile_phase_seconds() that took 5 ms or more since before, in seconds."""
+    now = compile_phase_seconds()
+    spent = {name: round(total - before.get(name, 0.0), 4) for name, total in now.items()}
+    return {name: seconds for name, seconds in spent.items() if seconds >= 0.005}
+
+
 def prewarm_compiler():
     """Compiles and runs a one-line function once and forgets it, so that what every compile pays
     once per process (Inductor's and Triton's imports, the compile workers, the CUDA driver's
@@ -215,10 +233,13 @@ def warm_run(context, request):
     import torch._inductor.config as config
     import routetune_measure
 
+    reset_started = time.time()
     torch._dynamo.reset()
     config.load_config(context["defaults"])
+    reset_s = time.time() - reset_started
     del LOADED_CODE[:]
     LOAD_SECONDS[0] = 0.0
+    phases_before = compile_phase_seconds()
     started = time.time()
     fn, _ = compiled(context["model"])
     try:
@@ -230,7 +251,8 @@ def warm_run(context, request):
     save_npy(request["output"], result)
     with open(request["metrics"], "w", encoding="utf-8") as handle:
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,
-                   "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE)}, handle)
+                   "reset_s": reset_s, "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE),
+                   "compile_phases_s": compile_phases_since(phases_before)}, handle)
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
     foreign = [path for path in LOADED_CODE if not path.startswith(cache + os.sep)]
     if foreign:

@@ -27,7 +27,7 @@
 // to the change that breaks it within a few builds (group testing: a failure of the incumbent
 // plus one change blames that change outright), instead of being retried in ever new company
 // (without the halving, a live `*=~` study failed 287 builds in a row on one conflict).
-// In spaces of 800 knobs or more the groups of step (3) are replaced by value sweeps and growth.
+// In spaces of 400 knobs or more (kGrowFrom) the groups of step (3) are replaced by value sweeps and growth.
 // A knob of many values (5-16 integers, or 12-24 names) is swept, one value at a time on the
 // anchor (ValueSweep), and set to its best value; then growth (GrowthSearch):
 // the incumbent takes every value that builds and does not cost time, group by group, and a

@@ -1,5 +1,5 @@
-// Growth: auto's screening in wide spaces (800 knobs or more), where a gain is spread over many
-// knobs. See growth_search.cpp for how it works.
+// Growth: auto's screening in wide spaces (400 knobs or more: kGrowFrom in auto_strategy.cpp),
+// where a gain is spread over many knobs. See growth_search.cpp for how it works.
 #pragma once
 
 #include <cstdint>
@@ -22,10 +22,6 @@ public:
     /// Up to max_count points to evaluate next, grown from start (a finished Ok point of
     /// taken); empty when growth is done or all it could propose is being evaluated.
     std::vector<Point> propose(const PointHistory& taken, const Point& start, std::size_t max_count) const;
-    /// True when growth has nothing left to try: every value was tested and every suspect
-    /// group cut down to its culprit.
-    bool finished(const PointHistory& taken, const Point& start) const;
-
     /// The route growth has grown from start so far (start itself at first).
     Point incumbent(const PointHistory& taken, const Point& start) const;
 

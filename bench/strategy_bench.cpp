@@ -21,11 +21,14 @@
 // --pick-at N judges the pick after N builds instead (the true@N column). --batch K asks for K
 // routes at a time, evaluated together; --in-flight N keeps N routes in flight as a study's
 // scheduler does (one result back, the oldest, then one proposal with the others pending).
+// --interval-spread S draws each measurement's interval half width as 1.5 noise sd times
+// exp(S x a normal draw) (0, the default: all the same width; an end-to-end study's spread, 3
+// repeats of 1% noise, is about 0.6).
 // Environment: MINIMIZE_CAP=1 caps the minimization at minimization_trials (a fifth of the
 // budget), NO_HISTORY_ORDER=1 minimizes without the study's blocks; BLOCK_DEBUG=1 prints the
 // pick's blocks (paid or not, what removing the unpaid ones costs), BLOCK_TRUE=1 each block's
 // measured gain beside the true cost of removing it, HARM_KNOB=K the members of K's block.
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N] [--batch K] [--in-flight N]
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N] [--batch K] [--in-flight N] [--interval-spread S]
 #include <algorithm>
 #include <set>
 #include <cmath>
@@ -221,9 +224,11 @@ LandscapeOptions landscape_options(const std::string& shape, std::size_t knobs, 
 }
 
 /// The landscape of shape and seed: a modelled GCC one (gcc, gcc-thin) or a synthetic one.
-SyntheticLandscape make_landscape(const std::string& shape, std::size_t knobs, std::uint64_t seed) {
-    if (is_gcc_kind(shape)) return gcc_landscape(shape, seed);
-    return SyntheticLandscape(landscape_options(shape, knobs, seed));
+SyntheticLandscape make_landscape(const std::string& shape, std::size_t knobs, std::uint64_t seed, double interval_spread) {
+    if (is_gcc_kind(shape)) return gcc_landscape(shape, seed, interval_spread);
+    LandscapeOptions options = landscape_options(shape, knobs, seed);
+    options.interval_spread = interval_spread;
+    return SyntheticLandscape(options);
 }
 
 /// Answers route queries on stdin for an outside tuner; see the usage above.
@@ -301,7 +306,7 @@ struct MinimalRow {
 
 int main(int argc, char** argv) {
     std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0, batch = 1, in_flight = 0;
-    double target = 0.95, judge_sd = 0;
+    double target = 0.95, judge_sd = 0, interval_spread = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
     bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
     bool history_order = !std::getenv("NO_HISTORY_ORDER"), minimize_cap = !!std::getenv("MINIMIZE_CAP");
@@ -318,6 +323,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--pick-at")) pick_builds = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--batch")) batch = std::strtoul(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--in-flight")) in_flight = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--interval-spread")) interval_spread = std::strtod(argv[i + 1], nullptr);
         else if (!std::strcmp(argv[i], "--diagnose")) --i;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -329,7 +335,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (serve != 0) {
-        return serve_landscape(make_landscape(shape, knobs, serve));
+        return serve_landscape(make_landscape(shape, knobs, serve, interval_spread));
     }
     std::vector<std::string> strategies;
     std::stringstream split(list);
@@ -340,7 +346,7 @@ int main(int argc, char** argv) {
     std::vector<double> optimum_changes;
     std::vector<MinimalRow> minimal_rows;
     for (std::size_t s = 1; s <= seeds; ++s) {
-        landscapes.push_back(make_landscape(shape, knobs, s));
+        landscapes.push_back(make_landscape(shape, knobs, s, interval_spread));
         optimum_changes.push_back(static_cast<double>(landscapes.back().essential_route().assignments().size()));
         fast_builds += 1.0 + static_cast<double>(SearchSpace(landscapes.back().expression()).single_changes());
         best_speedups += landscapes.back().best_speedup();

@@ -135,4 +135,11 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    code = main(sys.argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Ends at once: every reply is sent and every request's files are written, and the teardown
+    # of a workload's interpreter (its GPU context, its compiler's worker pools, which watch their
+    # parent and end themselves) took seconds after the last reply, past a study's time limit
+    # (docs/benchmarks.md, issue 26, H200 of 2026-12-05 17:54 UTC).
+    os._exit(code)

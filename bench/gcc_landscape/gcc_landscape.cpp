@@ -42,8 +42,10 @@ const Expression& gcc12_star_tilde() {
 
 bool is_gcc_kind(const std::string& kind) { return kind == "gcc" || kind == "gcc-thin"; }
 
-SyntheticLandscape gcc_landscape(const std::string& kind, std::uint64_t seed) {
-    return SyntheticLandscape(LandscapeOptions::gcc(seed, kind == "gcc-thin"), gcc12_star_tilde());
+SyntheticLandscape gcc_landscape(const std::string& kind, std::uint64_t seed, double interval_spread) {
+    LandscapeOptions options = LandscapeOptions::gcc(seed, kind == "gcc-thin");
+    options.interval_spread = interval_spread;
+    return SyntheticLandscape(options, gcc12_star_tilde());
 }
 
 }  // namespace routetune

@@ -26,6 +26,6 @@ const Expression& gcc12_star_tilde();
 bool is_gcc_kind(const std::string& kind);
 
 /// The modelled landscape of kind and seed over gcc12_star_tilde().
-SyntheticLandscape gcc_landscape(const std::string& kind, std::uint64_t seed);
+SyntheticLandscape gcc_landscape(const std::string& kind, std::uint64_t seed, double interval_spread = 0);
 
 }  // namespace routetune

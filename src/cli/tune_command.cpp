@@ -157,9 +157,9 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
         std::cerr << "\n";
     }
     if (limit > 0) {
-        char text[200];
+        char text[260];
         std::snprintf(text, sizeof text, "wall time %.1f s of the %s --time-limit%s; the search kept %.1f s free for the "
-                      "confirmation, which took %.1f s", summary.wall_s, format_duration(limit).c_str(),
+                      "confirmation and the end of the study; the confirmation took %.1f s", summary.wall_s, format_duration(limit).c_str(),
                       summary.wall_s > limit ? " (over it)" : "", summary.confirmation_reserve_s, summary.confirmation_s);
         std::cerr << "routetune: " << text << "\n";
     }

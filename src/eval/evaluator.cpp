@@ -445,7 +445,7 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
     std::size_t cases = spec_.cases.size();
     int warmup = spec_.timing.warmup;
     Rounds rounds{MeasuredRounds(cases, warmup), baseline.paired_default, partner_outputs(built.workdir),
-                  built.evaluation.route.hash(), ""};
+                  built.evaluation.route.hash(), "", false, {}};
     if (!rounds.partner && baseline.paired_self) {
         rounds.partner = built;
         rounds.partner_is_self = true;

@@ -15,6 +15,7 @@ namespace routetune {
 namespace {
 
 constexpr double kQuitTimeoutS = 10;
+constexpr double kQuitS = 1;  // a process's quit as planned: it exits at once after its reply (routetune_measure.py)
 
 // A launcher that is one given process (the default's checks go there, not to the lane).
 class ViaProcess : public CaseLauncher {
@@ -127,6 +128,10 @@ std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::st
     }
     code_.push_back(CodeIdentity{launch.route, launch.artifact_sha256, code});
     return "";
+}
+
+double warm_closing_s(std::size_t lanes, double default_run_s) {
+    return static_cast<double>(std::max<std::size_t>(lanes, 1)) * (default_run_s + kQuitS);
 }
 
 std::vector<WarmProcessReport> WarmMeasurements::close() {

@@ -23,6 +23,10 @@
 
 namespace routetune {
 
+/// What WarmMeasurements::close() takes, as a study plans its time: in each of lanes processes one
+/// more run of the default (default_run_s) and the process's quit.
+double warm_closing_s(std::size_t lanes, double default_run_s);
+
 /// Measures the default through the given launcher: its time, or nullopt when it failed or is unknown.
 using DefaultCheck = std::function<std::optional<double>(CaseLauncher& via)>;
 

@@ -29,8 +29,9 @@
 // time always find their twin committed; on lanes a candidate whose twin is on another lane
 // (or finished and not yet committed) waits beside the lanes, not on one, and is answered when
 // that measurement is committed, so each artifact is measured once.
-// The time kept free for the confirmation (keep_free: its estimated cost and one measurement,
-// asked again after every commit, since the routes it would confirm change) counts as spent:
+// The time kept free for the confirmation (keep_free: its estimated cost, one measurement and
+// the closing of warm processes, asked again after every commit, since the routes it would
+// confirm change) counts as spent:
 // the search's limit is --time-limit minus that reserve.
 // The time limit also ends the work in flight: every wait wakes at the limit, and from then on
 // no build and no measurement starts (the default's alone is always finished: nothing can be

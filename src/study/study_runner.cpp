@@ -123,7 +123,7 @@ StudySummary StudyRunner::run() {
     RunBaseline baseline = make_run_baseline(spec, paths_);
     if (queue_) queue_->publish_baseline(baseline);
     pair_with_default(evaluator, *ledger.default_evaluation(), baseline);
-    bool fits = plan_time(scheduler, ledger, baseline);
+    bool fits = plan_time(scheduler, ledger, baseline, evaluator.warm_measurements() != nullptr);
     if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(where_.redacted()));
     reserve_s_ = scheduler.reserved_s();
     if (queue_) queue_->close();
@@ -143,9 +143,10 @@ StudySummary StudyRunner::finish(const Evaluator& evaluator, StudyStore& store, 
 }
 
 // --time-limit covers the whole command: the search keeps the confirmation's estimated cost
-// (and one measurement, which may be running when it stops) free, re-estimated as the routes
-// it would confirm change; a limit that cannot hold even the confirmation is said now.
-bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline) {
+// (and one measurement, which may be running when it stops, and the closing of the warm
+// measurement processes: each measures the default once more and quits) free, re-estimated as
+// the routes it would confirm change; a limit that cannot hold even the confirmation is said now.
+bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline, bool warm) {
     const Spec& spec = setup_.spec;
     double limit = spec.search.time_limit_s;
     if (limit <= 0 || ledger.default_evaluation()->status != Status::Ok) return true;
@@ -154,21 +155,22 @@ bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, con
     // A candidate's measurement: its first run loads it, the later ones and the paired default's (D C) do not.
     int runs = timing.warmup + timing.repeats;
     double measurement_s = run.first_s + (runs - 1) * run.repeat_s + (baseline.paired_default ? runs * run.repeat_s : 0);
+    double closing_s = warm ? warm_closing_s(static_cast<std::size_t>(std::max(options_.measure_lanes, 1)), run.repeat_s) : 0;
     int jobs = std::max(options_.jobs, 1);
     auto plan = [&timing, &ledger, run, jobs] {
         return planned_confirmation(timing, jobs, run, ledger.evaluations(), *ledger.default_evaluation());
     };
-    scheduler.keep_free([plan, measurement_s] { return plan().total_s() + measurement_s; });
+    scheduler.keep_free([plan, measurement_s, closing_s] { return plan().total_s() + measurement_s + closing_s; });
     ConfirmationCost cost = plan();
     double left = limit - ledger.elapsed_s();
-    if (cost.total_s() <= left) return true;
+    if (cost.total_s() + closing_s <= left) return true;
     char text[400];
     std::snprintf(text, sizeof text,
                   "the confirmation needs about %.0f s (%s), more than the %.0f s that --time-limit %.0f s leaves after "
                   "%.0f s: nothing more is searched or confirmed; a limit of at least %.0f s fits it (with --continue, "
                   "what was measured is kept)",
                   cost.total_s(), cost.describe().c_str(), std::max(left, 0.0), limit, ledger.elapsed_s(),
-                  ledger.elapsed_s() + cost.total_s() + measurement_s);
+                  ledger.elapsed_s() + cost.total_s() + measurement_s + closing_s);
     time_note_ = text;
     if (notice_) notice_(time_note_);
     return false;

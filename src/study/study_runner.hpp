@@ -60,7 +60,10 @@ public:
     const StudyPaths& paths() const { return paths_; }
 
 private:
-    bool plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline);
+    /// Keeps free, under --time-limit, what the command needs after its search (the confirmation,
+    /// a measurement in progress, and with warm processes their closing); false when even that
+    /// does not fit in what is left, which is said.
+    bool plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline, bool warm);
     void record_unconfirmed(StudyStore& store) const;
     void close_warm_processes(const Evaluator& evaluator);
     /// Evaluates the default route; false when the time limit came first (the outcome, unfinished,

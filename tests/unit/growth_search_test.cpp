@@ -294,6 +294,36 @@ TEST(GrowthSearch, AToleranceIsNotBuiltOnIntervalsNarrowByChance) {
     EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
 }
 
+TEST(GrowthSearch, ALaterResultNeverChangesHowAnEarlierOneWasRead) {
+    // A group measured 2% slower than the start, with a narrow interval, is read with the typical
+    // width of the results up to it (+-1%, the start's) and joins. Later results all have narrow
+    // intervals; had they moved the typical width used to read that group again, it would now be
+    // slower beyond its noise, and the incumbent every later group was built on would vanish.
+    SearchSpace space(expression(64));
+    GrowthSearch growth(space, all_dims(space), 1);
+    auto narrow = [](const Route& route, double median) {
+        Observation obs = ok(route, median);
+        obs.ci_low_s = median * 0.998, obs.ci_high_s = median * 1.002;
+        return obs;
+    };
+    SearchHistory history;
+    history.observations.push_back(ok(Route{}, 1.0));
+    auto first = growth.propose(PointHistory(space, history), space.baseline(), 1);
+    ASSERT_EQ(first.size(), 1u);
+    history.observations.push_back(narrow(space.route(first.front()), 1.02));
+    Point joined = growth.incumbent(PointHistory(space, history), space.baseline());
+    ASSERT_EQ(joined, first.front()) << "the group joins when read";
+    for (int i = 0; i < 3; ++i) {
+        auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
+        ASSERT_EQ(points.size(), 1u);
+        history.observations.push_back(narrow(space.route(points.front()), 1.02));
+    }
+    Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
+    for (std::size_t d = 0; d < space.dimensions(); ++d)
+        if (joined[d] != 0) EXPECT_EQ(grown[d], joined[d]) << "the first group's value of " << space.knob(d) << " was read out again";
+    EXPECT_EQ(SearchSpace::changes(grown), 64u) << "every later group joined on it";
+}
+
 TEST(GrowthSearch, AnIntegerKnobsFirstValueIsItsExtremeFarthestFromTheDefault) {
     // -p: 0 2 4 below the default 8 and 16 above: 0 is three steps away, 16 one, so 0 is tried
     // first and 16 second; -q the other way round (128 first, 4 second), whatever the seed.

@@ -27,6 +27,7 @@ struct LandscapeOptions {
     std::size_t small_effects = 20;  ///< other values with a small effect
     double small_effect_sd = 0.003;  ///< its log effect ~ N(0, sd)
     double noise_sd = 0.01;          ///< log noise of a measured median
+    double interval_spread = 0;      ///< log sd of an interval's half width around 1.5 noise_sd (0: every interval that width)
     double base_time_s = 1.0;        ///< the default route's true time
     std::size_t small_gains = 0;     ///< values that speed the workload up by small_gain_min-max
     double small_gain_min = 0.02;

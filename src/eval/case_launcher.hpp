@@ -26,8 +26,8 @@ struct CaseLaunch {
     std::filesystem::path output;       ///< where the case's output goes (the run's {output}, or its stdout)
     std::filesystem::path metrics;      ///< the run's {metrics}
     std::filesystem::path input;        ///< the case's input ("" when none)
-    double load_timeout_s = 0;          ///< the limit of a warm process's first run of this build, which
-                                        ///< loads it (0: process.timeout_s); Evaluator::load_timeout
+    double load_timeout_s = 0;          ///< the limit of a warm process's run of this build, which loads
+                                        ///< it (0: process.timeout_s); Evaluator::load_timeout
 };
 
 /// How one run ended.

@@ -40,8 +40,8 @@ public:
     bool alive() const { return alive_; }
     /// Its process id (0 before it started).
     long pid() const { return pid_.load(); }
-    /// Runs launch in it within launch.process.timeout_s, or within launch.load_timeout_s when it
-    /// is the first run of launch's build (route and artifact) in it. A run it answers "ok" or "failed" leaves
+    /// Runs launch in it within the larger of launch.process.timeout_s and launch.load_timeout_s
+    /// (each run loads its build again). A run it answers "ok" or "failed" leaves
     /// it alive; one it dies in, overruns, answers out of protocol or calls "crashed" ends it
     /// (a crash or a timeout, with a message saying so).
     LaunchResult run(const CaseLaunch& launch);
@@ -70,7 +70,6 @@ private:
     int replies_fd_ = -1;
     std::string buffer_;
     std::uint64_t next_id_ = 1;
-    std::set<std::pair<std::string, std::string>> loaded_;  ///< builds (route, artifact sha256) it has run
     bool alive_ = false;
     std::string ended_;
 };

@@ -87,7 +87,7 @@ RegressionOutcome RegressionRun::run(const Route& route, const RegressionOptions
 void RegressionRun::check_cases(const Evaluator& evaluator, const BuiltCandidate& fresh_default,
                                 const BuiltCandidate& route, RunBaseline& baseline, RegressionOutcome& outcome) const {
     for (const CaseSpec& test_case : spec_.cases) {
-        RegressionCase result{test_case.name, test_case.case_class, test_case.promotion_only};
+        RegressionCase result{test_case.name, test_case.case_class, test_case.promotion_only, Status::Pending, 0, 0, ""};
         CaseRun reference_run = evaluator.run_case(fresh_default, test_case, baseline);
         throw_if_interrupted(kStopped);
         CaseVerdict of_default = judge_case_run(spec_.accuracy, test_case, reference_run, nullptr);

@@ -12,9 +12,9 @@ token matches a whole token of the request's route):
   FAKE_WARM_FAIL_ON        raises RuntimeError                            -> run_failed, kept
   FAKE_WARM_WRONG_CODE_ON  from the second run of a build on, reports other code -> run_failed
   FAKE_WARM_FLOOD_ON       writes 3 MiB to the output (beyond a 1 MiB max_output_mb) -> run_failed
-  FAKE_WARM_SLOW_LOAD_ON   the first run of a build in a process sleeps FAKE_WARM_SLOW_LOAD_S
-                           (default 1.5) first: a build that is slow to load (Inductor's frozen
-                           constants, CUDA graphs), then as fast as the others
+  FAKE_WARM_SLOW_LOAD_ON   every run of the build sleeps FAKE_WARM_SLOW_LOAD_S (default 1.5)
+                           first: a build that is slow to load (Inductor's frozen constants,
+                           folded again on every request), then as fast as the others
 Other variables:
   FAKE_WARM_DRIFT    each run of a process takes (1 + DRIFT x runs before it in that process) of
                      the artifact's time: a process that carries state from run to run
@@ -58,8 +58,7 @@ def warm_run(context, request):
             replies.write("Segmentation fault in a library that printed to the wrong descriptor\n")
     if _triggered("FAKE_WARM_HANG_ON", route):
         time.sleep(1000)
-    build = (route, request.get("artifact_sha256", ""))
-    if _triggered("FAKE_WARM_SLOW_LOAD_ON", route) and build not in context["seen"]:
+    if _triggered("FAKE_WARM_SLOW_LOAD_ON", route):
         time.sleep(float(os.environ.get("FAKE_WARM_SLOW_LOAD_S", "1.5")))
     if _triggered("FAKE_WARM_FAIL_ON", route):
         raise RuntimeError("injected run failure")
@@ -80,6 +79,7 @@ def warm_run(context, request):
     context["runs"] += 1
     with open(request["artifact"], "rb") as handle:
         code = hashlib.sha256(handle.read()).hexdigest()
+    build = (route, request.get("artifact_sha256", ""))
     context["seen"][build] = context["seen"].get(build, 0) + 1
     if _triggered("FAKE_WARM_WRONG_CODE_ON", route) and context["seen"][build] > 1:
         code = hashlib.sha256(b"another build's code").hexdigest()

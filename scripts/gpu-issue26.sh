@@ -34,7 +34,8 @@ phase=${1:-1}
 mkdir -p "$OUT"
 work=$(mktemp -d)
 export XDG_CACHE_HOME=$work/cache
-summary=$OUT/phase$phase${2:+_$2}.txt
+tag=phase$phase${2:+_$2}  # the files of this call: phaseN, or phasestudy_NAME / phasebench_MODEL
+summary=$OUT/$tag.txt
 : > "$summary"
 "$ROUTETUNE" --version >> "$summary" 2>&1 || { echo "no routetune at $ROUTETUNE" | tee -a "$summary"; exit 1; }
 
@@ -43,7 +44,7 @@ note() { echo "$*" | tee -a "$summary"; }
 # The phase's tar.gz of everything so far (not the caches, the bench's builds or packages), made
 # again after each step, so that a device call cut off at its limit still brings back the steps
 # that ended.
-pack() { tar -czf "$OUT/phase$phase${2:+_$2}.tar.gz" -C "$work" --exclude 'cache' --exclude 'work' --exclude '*.pt2' . 2>/dev/null; }
+pack() { tar -czf "$OUT/$tag.tar.gz" -C "$work" --exclude 'cache' --exclude 'work' --exclude '*.pt2' . 2>/dev/null; }
 
 # spec_warm.toml beside DIR/spec.toml: the same spec with `[run] server` after the run command.
 warm_spec() {

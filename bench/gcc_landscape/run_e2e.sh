@@ -6,6 +6,7 @@
 # Usage: bench/gcc_landscape/run_e2e.sh BUILD_DIR KIND SEED [BUDGET (a fifth of fast: 376)] [JOBS (2)]
 # KIND: gcc or gcc-thin. Prints the tune summary's outcome line and two JSON lines (winner,
 # minimal) with changes, speedup, optimum and fraction; the study stays in the printed folder.
+# SEARCH_SEED=N in the environment passes --seed N (the search's own shuffles; unset: tune's default).
 set -eu
 build=$(cd "${1:?usage: run_e2e.sh BUILD_DIR KIND SEED [BUDGET] [JOBS]}" && pwd)
 kind=${2:?kind: gcc or gcc-thin}
@@ -60,7 +61,7 @@ input = "fake_input_1.txt"
 SPEC
 start=$(date +%s)
 XDG_CACHE_HOME=$work/catalogs "$build/routetune" tune "$work/spec.toml" --routes '*=~' --search auto --max-routes "$budget" \
-    --jobs "$jobs" --minimize --cache "$work/study.sqlite" --json > "$work/summary.json" 2> "$work/stderr" || {
+    --jobs "$jobs" --minimize ${SEARCH_SEED:+--seed "$SEARCH_SEED"} --cache "$work/study.sqlite" --json > "$work/summary.json" 2> "$work/stderr" || {
     tail -20 "$work/stderr" >&2; exit 1; }
 end=$(date +%s)
 echo "study: $work ($((end - start)) s)"

@@ -34,7 +34,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <limits>
@@ -308,27 +308,27 @@ int main(int argc, char** argv) {
     std::size_t knobs = 60, seeds = 10, budget = 0, serve = 0, max_trials = 400, pick_builds = 0, batch = 1, in_flight = 0;
     double target = 0.95, judge_sd = 0, interval_spread = 0;
     std::string list = "auto,model,evolve,greedy,random,mixed,fast", shape = "classic";
-    bool diagnose = std::any_of(argv + 1, argv + argc, [](const char* arg) { return !std::strcmp(arg, "--diagnose"); });
+    bool diagnose = false;
     bool history_order = !std::getenv("NO_HISTORY_ORDER"), minimize_cap = !!std::getenv("MINIMIZE_CAP");
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--knobs")) knobs = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--seeds")) seeds = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--budget")) budget = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--target")) target = std::strtod(argv[i + 1], nullptr);
-        else if (!std::strcmp(argv[i], "--strategies")) list = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--shape")) shape = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--serve")) serve = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--minimize-trials")) max_trials = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--judge-sd")) judge_sd = std::strtod(argv[i + 1], nullptr);
-        else if (!std::strcmp(argv[i], "--pick-at")) pick_builds = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--batch")) batch = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--in-flight")) in_flight = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (!std::strcmp(argv[i], "--interval-spread")) interval_spread = std::strtod(argv[i + 1], nullptr);
-        else if (!std::strcmp(argv[i], "--diagnose")) --i;
-        else {
-            std::fprintf(stderr, "unknown option %s\n", argv[i]);
-            return 2;
-        }
+    CLI::App app{"Replays the search strategies on synthetic landscapes (see the comment at the top of bench/strategy_bench.cpp)"};
+    app.add_option("--knobs", knobs, "knobs of a synthetic landscape");
+    app.add_option("--seeds", seeds, "landscape seeds 1..N");
+    app.add_option("--budget", budget, "builds per run (0: twice fast's)");
+    app.add_option("--target", target, "the fraction of the best known speedup to reach");
+    app.add_option("--strategies", list, "comma-separated strategies");
+    app.add_option("--shape", shape, "classic, wide, wide-needles, wide-clean, gcc or gcc-thin");
+    app.add_option("--serve", serve, "serve landscape seed S to another tuner instead");
+    app.add_option("--minimize-trials", max_trials, "the minimizer's trial limit");
+    app.add_option("--judge-sd", judge_sd, "the minimizer's judge's log noise per sample (0: the landscape's)");
+    app.add_option("--pick-at", pick_builds, "judge the pick after N builds (0: a fifth of fast's)");
+    app.add_option("--batch", batch, "routes asked for at a time, evaluated together");
+    app.add_option("--in-flight", in_flight, "routes kept in flight as a study's scheduler does");
+    app.add_option("--interval-spread", interval_spread, "log sd of each interval's half width around 1.5 noise sd");
+    app.add_flag("--diagnose", diagnose, "what each pick lacks and what its costly changes cost");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error) == 0 ? 0 : 2;
     }
     if (shape != "classic" && shape != "wide" && shape != "wide-clean" && shape != "wide-needles" && !is_gcc_kind(shape)) {
         std::fprintf(stderr, "unknown shape %s (classic, wide, wide-needles, wide-clean, gcc or gcc-thin)\n", shape.c_str());

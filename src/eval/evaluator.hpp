@@ -105,9 +105,9 @@ private:
     /// Runs case i of the paired default's build beside the measured one (ends the pairing on failure).
     void run_partner(Rounds& rounds, std::size_t i, const RunBaseline& baseline) const;
     double run_timeout(const CaseSpec& test_case, const RunBaseline& baseline) const;
-    /// The limit of a warm measurement process's first run of a build, which loads it: the run's
-    /// limit plus the build's own time, at most [run] timeout_s (a relative limit compares runs
-    /// with the default's, but what a build takes to load depends on its route).
+    /// The limit of a run of a build in a warm measurement process, which loads it again each
+    /// time: the run's limit plus the build's own time, at most [run] timeout_s (a relative limit
+    /// compares runs with the default's, but what a build takes to load depends on its route).
     double load_timeout(double run_timeout_s, const Evaluation& build) const;
     double build_timeout(std::string* reason) const;
 

@@ -10,7 +10,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <set>
 #include <string>
 #include <thread>
 

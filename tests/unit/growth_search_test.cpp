@@ -41,6 +41,14 @@ Observation measure(const Route& route, const std::function<double(const Route&)
     return ok(route, f);
 }
 
+// An Ok observation of route at median whose interval is +-half (relative): narrower than ok()'s
+// +-1%, as three repeats that happened to agree give.
+Observation narrow(const Route& route, double median, double half) {
+    Observation obs = ok(route, median);
+    obs.ci_low_s = median * (1 - half), obs.ci_high_s = median * (1 + half);
+    return obs;
+}
+
 // Runs growth one proposal at a time from the baseline until it proposes nothing (at most
 // limit builds); returns the history.
 SearchHistory grow(const SearchSpace& space, const std::function<double(const Route&)>& factor, std::uint64_t seed,
@@ -277,18 +285,13 @@ TEST(GrowthSearch, AToleranceIsNotBuiltOnIntervalsNarrowByChance) {
     std::vector<std::size_t> dims;
     for (std::size_t d = 0; d + 1 < space.dimensions(); ++d) dims.push_back(d);
     GrowthSearch growth(space, dims, 1);
-    auto narrow = [](const Route& route, double median) {
-        Observation obs = ok(route, median);
-        obs.ci_low_s = median * 0.9995, obs.ci_high_s = median * 1.0005;
-        return obs;
-    };
     SearchHistory history;
-    history.observations.push_back(narrow(Route{}, 1.0));
+    history.observations.push_back(narrow(Route{}, 1.0, 0.0005));
     for (const char* z : {"b", "c", "d", "e", "f"}) history.observations.push_back(ok(Route::parse(std::string("-z=") + z), 1.0));
     for (int i = 0; i < 2; ++i) {
         auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
         ASSERT_EQ(points.size(), 1u);
-        history.observations.push_back(narrow(space.route(points.front()), 1.02));
+        history.observations.push_back(narrow(space.route(points.front()), 1.02, 0.0005));
     }
     Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
     EXPECT_EQ(SearchSpace::changes(grown), 32u) << "both groups joined";
@@ -301,22 +304,17 @@ TEST(GrowthSearch, ALaterResultNeverChangesHowAnEarlierOneWasRead) {
     // slower beyond its noise, and the incumbent every later group was built on would vanish.
     SearchSpace space(expression(64));
     GrowthSearch growth(space, all_dims(space), 1);
-    auto narrow = [](const Route& route, double median) {
-        Observation obs = ok(route, median);
-        obs.ci_low_s = median * 0.998, obs.ci_high_s = median * 1.002;
-        return obs;
-    };
     SearchHistory history;
     history.observations.push_back(ok(Route{}, 1.0));
     auto first = growth.propose(PointHistory(space, history), space.baseline(), 1);
     ASSERT_EQ(first.size(), 1u);
-    history.observations.push_back(narrow(space.route(first.front()), 1.02));
+    history.observations.push_back(narrow(space.route(first.front()), 1.02, 0.002));
     Point joined = growth.incumbent(PointHistory(space, history), space.baseline());
     ASSERT_EQ(joined, first.front()) << "the group joins when read";
     for (int i = 0; i < 3; ++i) {
         auto points = growth.propose(PointHistory(space, history), space.baseline(), 1);
         ASSERT_EQ(points.size(), 1u);
-        history.observations.push_back(narrow(space.route(points.front()), 1.02));
+        history.observations.push_back(narrow(space.route(points.front()), 1.02, 0.002));
     }
     Point grown = growth.incumbent(PointHistory(space, history), space.baseline());
     for (std::size_t d = 0; d < space.dimensions(); ++d)

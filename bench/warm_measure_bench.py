@@ -17,7 +17,10 @@ modes, fresh and forked, last):
            first request of a build is timed both in a new process and in one that has served
            others), B the first build once: the A/A check (same build, twice in one process and
            in two); C as A, with TORCHINDUCTOR_COMPILE_THREADS=1 (kernels loaded in the process,
-           not through Inductor's compile workers)
+           not through Inductor's compile workers); D as A, with ROUTETUNE_WARM_CAPTURE=1 (the
+           model traced once per process, each build compiled from that graph: workload.py)
+           WARM_BENCH_PROCESSES picks them (default "A B C"); WARM_BENCH_FRESH=0 skips fresh and
+           forked. A warm request that fails is a "warm-failed" line with its error.
 
 and prints one TSV line per measurement (also to OUTDIR/warm_bench.tsv): mode, process, build
 (rN), wall_s (the whole measurement as the caller sees it), gpu_s (the sum of the 50 timed
@@ -27,7 +30,9 @@ only) code_load_s and modules: the seconds spent loading the build's generated m
 kernels included) within first_call_s, and how many were loaded; reset_s, the Dynamo reset and
 config restore before the request; compile_phases_s, the seconds each of PyTorch's timed compile
 phases took within the request (torch._dynamo.utils.compilation_time_metrics: Dynamo's trace,
-the backend, the cache lookups), to tell where a first call's time goes.
+the backend, the cache lookups), to tell where a first call's time goes; path (warm only: "captured" when
+the request compiled the graph traced once, "dynamo" when it traced again); output_diff (warm
+only: the largest absolute difference from the build's first warm output in this bench).
 """
 
 import json
@@ -105,10 +110,22 @@ def show(row, table):
     text = "\t".join([mode, process, build, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % first_call_s, "%.4f" % median_ms,
                       code, ratio, "%.4f" % loads["code_load_s"] if "code_load_s" in loads else "",
                       str(loads.get("modules_loaded", "")), "%.4f" % loads["reset_s"] if "reset_s" in loads else "",
-                      json.dumps(loads["compile_phases_s"], sort_keys=True) if "compile_phases_s" in loads else ""])
+                      json.dumps(loads["compile_phases_s"], sort_keys=True) if "compile_phases_s" in loads else "",
+                      loads.get("path", ""), "%.3g" % loads["output_diff"] if "output_diff" in loads else ""])
     print(text, flush=True)
     table.write(text + "\n")
     table.flush()
+
+
+def output_difference(first_outputs, index, path):
+    """The largest absolute difference between build index's output at path and its first warm
+    output of this bench (kept in first_outputs; 0 for the first): do all processes and paths
+    compute the same?"""
+    import numpy
+
+    output = numpy.load(path)
+    first = first_outputs.setdefault(index, output)
+    return float(numpy.max(numpy.abs(output.astype(numpy.float64) - first.astype(numpy.float64))))
 
 
 def build_all(model_dir, outdir, routes, table):
@@ -146,7 +163,8 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     table = open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8")
     header = "\t".join(["mode", "process", "build", "wall_s", "gpu_s", "first_call_s", "median_ms", "code_sha256",
-                        "wall/(2gpu+1)", "code_load_s", "modules", "reset_s", "compile_phases_s"])
+                        "wall/(2gpu+1)", "code_load_s", "modules", "reset_s", "compile_phases_s", "path",
+                        "output_diff"])
     print(header, flush=True)
     table.write(header + "\n")
     builds = build_all(model_dir, outdir, routes, table)
@@ -156,22 +174,33 @@ def main(argv):
     # C: A's order again in a process whose Inductor loads kernels in-process (compile_threads 1)
     # rather than through its pool of compile workers: does the pool slow a build's first request?
     single = dict(builds[0][0], TORCHINDUCTOR_COMPILE_THREADS="1")
-    for name, order, env in (("A", order_a, builds[0][0]), ("B", [0], builds[0][0]), ("C", order_a, single)):
+    # D: A's order again in a process that traces the model once (ROUTETUNE_WARM_CAPTURE=1) and
+    # compiles each build's route from that graph: no Dynamo trace per request.
+    captured = dict(builds[0][0], ROUTETUNE_WARM_CAPTURE="1")
+    processes = {"A": (order_a, builds[0][0]), "B": ([0], builds[0][0]), "C": (order_a, single), "D": (order_a, captured)}
+    first_outputs = {}
+    for name in os.environ.get("WARM_BENCH_PROCESSES", "A B C").split():
+        order, env = processes[name]
         process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)
         show(("warm-start", name, "-", process.start_s, 0.0, 0.0, 0.0, ""), table)
         for index in order:
             started = time.time()
-            reply = process.run(requests[index])
+            try:
+                reply = process.run(requests[index])
+            except RuntimeError as error:
+                show(("warm-failed", name, "r%d" % index, time.time() - started, 0.0, 0.0, 0.0, str(error)[:300]), table)
+                continue
             wall_s = time.time() - started
             with open(requests[index]["metrics"], encoding="utf-8") as handle:
                 metrics = json.load(handle)
             gpu_s, median_ms = metrics_of(requests[index]["metrics"])
+            metrics["output_diff"] = output_difference(first_outputs, index, requests[index]["output"])
             show(("warm", name, "r%d" % index, wall_s, gpu_s, metrics.get("first_call_s", 0.0), median_ms,
                   reply.get("code_sha256", ""), metrics), table)
         process.close()
     env, _, work = builds[0]
     output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")
-    for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)):
+    for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)) if os.environ.get("WARM_BENCH_FRESH", "1") == "1" else ():
         for attempt in range(2):
             started = time.time()
             subprocess.run([sys.executable, script, "run", model_dir, output, metrics], env=env, check=True)

@@ -12,6 +12,9 @@
 #   scripts/gpu-issue26.sh 3   inductor_cnn, warm, --time-limit 120s; then the measurement
 #                              cost alone on inductor_resnet18 (bench below, 200 s) and on
 #                              inductor_bert (150 s: where a warm request's time goes)
+#   scripts/gpu-issue26.sh 5   the trace-once warm process (bench process D: the model traced once,
+#                              each build compiled from that graph) against the tracing one (A)
+#                              on inductor_bert (200 s) and inductor_resnet18 (170 s)
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -133,6 +136,9 @@ case $phase in
   OVERRUN=40 study inductor_cnn 120 warm
   bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on"
   bench inductor_bert ${BERT_BENCH_S:-150} "" "-inductor:triton.cudagraphs=on" ;;
+5)
+  WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_bert ${BERT_BENCH_S:-200} "" "-inductor:triton.cudagraphs=on"
+  WARM_BENCH_PROCESSES="D B A" WARM_BENCH_FRESH=0 bench inductor_resnet18 ${RESNET_BENCH_S:-170} "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on" ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -141,7 +147,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

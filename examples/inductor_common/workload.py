@@ -26,6 +26,13 @@ its defaults, the build's route applied, compiled from the build's cache folder,
 timed calls as `run`, and the hash of the generated code it loaded, which must come from the
 request's own cache folder and equal the build's. Run on the H200 on 2026-12-05 through
 bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
+
+With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, not yet what
+routetune's studies use): warm_setup traces the model with Dynamo once, and each request compiles
+that graph with Inductor under the build's route (compile_fx, as torch.compile's Inductor backend
+does, so the build's cache answers it) instead of tracing the model again (Dynamo's trace is most
+of a BERT request); the hash check is the same. A model that does not trace to one graph of one
+output keeps the tracing path; metrics' "path" says which ran.
 """
 
 import hashlib
@@ -223,7 +230,65 @@ def warm_setup(args):
     prewarm_compiler()
     config.load_config(defaults)
     record_loaded_code()
-    return {"model": model, "example": example, "defaults": defaults}
+    graph = capture_graph(model, example) if os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1" else None
+    config.load_config(defaults)
+    return {"model": model, "example": example, "defaults": defaults, "graph": graph}
+
+
+def capture_graph(model, example):
+    """Dynamo's FX graph of model on example, traced once (under no_grad, as every timed call
+    runs): (graph module, the inputs Dynamo passed its backend), or None when the model does not
+    trace to one graph of one output (a graph break): then every request traces again."""
+    import torch
+    import torch._dynamo
+
+    graphs = []
+
+    def keep(graph_module, inputs):
+        graphs.append((graph_module, list(inputs)))
+        return graph_module.forward
+
+    torch._dynamo.reset()
+    with torch.no_grad():
+        torch.compile(model, backend=keep)(example)
+    torch._dynamo.reset()
+    if len(graphs) != 1:
+        return None
+    graph_module, inputs = graphs[0]
+    output = next(iter(reversed(graph_module.graph.nodes)))
+    results = output.args[0]
+    if not isinstance(results, (list, tuple)) or len(results) != 1:
+        return None
+    return graph_module, inputs
+
+
+def compiled_from_graph(graph):
+    """The captured graph compiled by Inductor under the route the environment names (so from
+    the build's cache folder, as torch.compile's Inductor backend would compile the same graph:
+    compile_fx on a fresh copy, in a tracing context of its own, under no_grad), as a callable of
+    the example input; the graph's other inputs (the parameters) are those captured."""
+    import copy
+    import torch
+    from torch._inductor.compile_fx import compile_fx
+    from torch._subclasses import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    helper_dir = os.environ.get("ROUTETUNE_PYTHON_DIR")
+    if helper_dir and helper_dir not in sys.path:
+        sys.path.insert(0, helper_dir)
+    import routetune_inductor
+
+    routetune_inductor.apply_route()
+    graph_module, inputs = graph
+    context = torch._guards.TracingContext(FakeTensorMode(shape_env=ShapeEnv()))
+    with torch._guards.tracing(context), torch.no_grad():
+        function = compile_fx(copy.deepcopy(graph_module), inputs)
+
+    def call(_example):
+        results = function(*inputs)
+        return results[0] if isinstance(results, (list, tuple)) else results
+
+    return call
 
 
 def warm_run(context, request):
@@ -241,7 +306,10 @@ def warm_run(context, request):
     LOAD_SECONDS[0] = 0.0
     phases_before = compile_phase_seconds()
     started = time.time()
-    fn, _ = compiled(context["model"])
+    if context.get("graph") is not None:
+        fn = compiled_from_graph(context["graph"])
+    else:
+        fn, _ = compiled(context["model"])
     try:
         times, result, first_call_s = time_calls(fn, context["example"])
     except RuntimeError as error:
@@ -252,7 +320,8 @@ def warm_run(context, request):
     with open(request["metrics"], "w", encoding="utf-8") as handle:
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,
                    "reset_s": reset_s, "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE),
-                   "compile_phases_s": compile_phases_since(phases_before)}, handle)
+                   "compile_phases_s": compile_phases_since(phases_before),
+                   "path": "captured" if context.get("graph") is not None else "dynamo"}, handle)
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
     foreign = [path for path in LOADED_CODE if not path.startswith(cache + os.sep)]
     if foreign:

@@ -32,7 +32,8 @@ config restore before the request; compile_phases_s, the seconds each of PyTorch
 phases took within the request (torch._dynamo.utils.compilation_time_metrics: Dynamo's trace,
 the backend, the cache lookups), to tell where a first call's time goes; path (warm only: "captured" when
 the request compiled the graph traced once, "dynamo" when it traced again); output_diff (warm
-only: the largest absolute difference from the build's first warm output in this bench).
+only: the largest absolute difference from the build's first warm output in this bench); caches
+(warm only: the compile caches' hits and misses within the request, PyTorch's counters).
 """
 
 import json
@@ -111,7 +112,8 @@ def show(row, table):
                       code, ratio, "%.4f" % loads["code_load_s"] if "code_load_s" in loads else "",
                       str(loads.get("modules_loaded", "")), "%.4f" % loads["reset_s"] if "reset_s" in loads else "",
                       json.dumps(loads["compile_phases_s"], sort_keys=True) if "compile_phases_s" in loads else "",
-                      loads.get("path", ""), "%.3g" % loads["output_diff"] if "output_diff" in loads else ""])
+                      loads.get("path", ""), "%.3g" % loads["output_diff"] if "output_diff" in loads else "",
+                      json.dumps(loads["caches"], sort_keys=True) if "caches" in loads else ""])
     print(text, flush=True)
     table.write(text + "\n")
     table.flush()
@@ -164,7 +166,7 @@ def main(argv):
     table = open(os.path.join(outdir, "warm_bench.tsv"), "w", encoding="utf-8")
     header = "\t".join(["mode", "process", "build", "wall_s", "gpu_s", "first_call_s", "median_ms", "code_sha256",
                         "wall/(2gpu+1)", "code_load_s", "modules", "reset_s", "compile_phases_s", "path",
-                        "output_diff"])
+                        "output_diff", "caches"])
     print(header, flush=True)
     table.write(header + "\n")
     builds = build_all(model_dir, outdir, routes, table)
@@ -188,7 +190,7 @@ def main(argv):
             try:
                 reply = process.run(requests[index])
             except RuntimeError as error:
-                show(("warm-failed", name, "r%d" % index, time.time() - started, 0.0, 0.0, 0.0, str(error)[:300]), table)
+                show(("warm-failed", name, "r%d" % index, time.time() - started, 0.0, 0.0, 0.0, str(error)[:600]), table)
                 continue
             wall_s = time.time() - started
             with open(requests[index]["metrics"], encoding="utf-8") as handle:

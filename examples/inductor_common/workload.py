@@ -207,6 +207,25 @@ def compile_phases_since(before):
     return {name: seconds for name, seconds in spent.items() if seconds >= 0.005}
 
 
+def cache_counters():
+    """PyTorch's counts of its compile caches' hits and misses so far (AOTAutograd's and Inductor's
+    FX graph cache: torch._dynamo.utils.counters), or {} where this PyTorch has none."""
+    try:
+        from torch._dynamo.utils import counters
+    except ImportError:
+        return {}
+    wanted = ("autograd_cache_hit", "autograd_cache_miss", "autograd_cache_bypass", "fxgraph_cache_hit",
+              "fxgraph_cache_miss", "fxgraph_cache_bypass")
+    return {"%s.%s" % (group, name): count for group in ("aot_autograd", "inductor")
+            for name, count in counters[group].items() if name in wanted}
+
+
+def caches_since(before):
+    """The cache hits and misses of cache_counters() since before (those that changed)."""
+    now = cache_counters()
+    return {name: count - before.get(name, 0) for name, count in now.items() if count != before.get(name, 0)}
+
+
 def prewarm_compiler():
     """Compiles and runs a one-line function once and forgets it, so that what every compile pays
     once per process (Inductor's and Triton's imports, the compile workers, the CUDA driver's
@@ -237,15 +256,16 @@ def warm_setup(args):
 
 def capture_graph(model, example):
     """Dynamo's FX graph of model on example, traced once (under no_grad, as every timed call
-    runs): (graph module, the inputs Dynamo passed its backend), or None when the model does not
-    trace to one graph of one output (a graph break): then every request traces again."""
+    runs): (graph module, the inputs Dynamo passed its backend, Dynamo's tracing context: its fake
+    tensors and what it knows of the parameters), or None when the model does not trace to one
+    graph of one output (a graph break): then every request traces again."""
     import torch
     import torch._dynamo
 
     graphs = []
 
     def keep(graph_module, inputs):
-        graphs.append((graph_module, list(inputs)))
+        graphs.append((graph_module, list(inputs), torch._guards.TracingContext.try_get()))
         return graph_module.forward
 
     torch._dynamo.reset()
@@ -254,24 +274,24 @@ def capture_graph(model, example):
     torch._dynamo.reset()
     if len(graphs) != 1:
         return None
-    graph_module, inputs = graphs[0]
+    graph_module, inputs, tracing = graphs[0]
     output = next(iter(reversed(graph_module.graph.nodes)))
     results = output.args[0]
-    if not isinstance(results, (list, tuple)) or len(results) != 1:
+    if not isinstance(results, (list, tuple)) or len(results) != 1 or tracing is None:
         return None
-    return graph_module, inputs
+    return graph_module, inputs, tracing
 
 
 def compiled_from_graph(graph):
     """The captured graph compiled by Inductor under the route the environment names (so from
     the build's cache folder, as torch.compile's Inductor backend would compile the same graph:
-    compile_fx on a fresh copy, in a tracing context of its own, under no_grad), as a callable of
-    the example input; the graph's other inputs (the parameters) are those captured."""
+    compile_fx on a fresh copy, in Dynamo's own tracing context of the capture, under no_grad;
+    in a context of its own the compile missed the build's cache and made other code, H200
+    2026-12-05), as a callable of the example input; the graph's other inputs (the parameters)
+    are those captured."""
     import copy
     import torch
     from torch._inductor.compile_fx import compile_fx
-    from torch._subclasses import FakeTensorMode
-    from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
     helper_dir = os.environ.get("ROUTETUNE_PYTHON_DIR")
     if helper_dir and helper_dir not in sys.path:
@@ -279,8 +299,7 @@ def compiled_from_graph(graph):
     import routetune_inductor
 
     routetune_inductor.apply_route()
-    graph_module, inputs = graph
-    context = torch._guards.TracingContext(FakeTensorMode(shape_env=ShapeEnv()))
+    graph_module, inputs, context = graph
     with torch._guards.tracing(context), torch.no_grad():
         function = compile_fx(copy.deepcopy(graph_module), inputs)
 
@@ -305,6 +324,7 @@ def warm_run(context, request):
     del LOADED_CODE[:]
     LOAD_SECONDS[0] = 0.0
     phases_before = compile_phase_seconds()
+    caches_before = cache_counters()
     started = time.time()
     if context.get("graph") is not None:
         fn = compiled_from_graph(context["graph"])
@@ -321,6 +341,7 @@ def warm_run(context, request):
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,
                    "reset_s": reset_s, "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE),
                    "compile_phases_s": compile_phases_since(phases_before),
+                   "caches": caches_since(caches_before),
                    "path": "captured" if context.get("graph") is not None else "dynamo"}, handle)
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
     foreign = [path for path in LOADED_CODE if not path.startswith(cache + os.sep)]
@@ -330,7 +351,8 @@ def warm_run(context, request):
     with open(request["artifact"], encoding="utf-8") as handle:
         built = json.load(handle).get("code_sha256", "")
     if built and code != built:
-        raise RuntimeError("ran code %s, but its build produced %s" % (code[:16], built[:16]))
+        raise RuntimeError("ran code %s, but its build produced %s (compile caches: %s)"
+                           % (code[:16], built[:16], json.dumps(caches_since(caches_before), sort_keys=True)))
     return {"code_sha256": code}
 
 

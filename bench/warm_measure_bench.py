@@ -190,7 +190,15 @@ def main(argv):
             try:
                 reply = process.run(requests[index])
             except RuntimeError as error:
-                show(("warm-failed", name, "r%d" % index, time.time() - started, 0.0, 0.0, 0.0, str(error)[:600]), table)
+                # A request refused after it ran (other code than the build's) has written its
+                # metrics: what that code measured is shown beside the refusal.
+                metrics, gpu_s, median_ms = {}, 0.0, 0.0
+                if os.path.exists(requests[index]["metrics"]) and os.path.getmtime(requests[index]["metrics"]) >= started:
+                    with open(requests[index]["metrics"], encoding="utf-8") as handle:
+                        metrics = json.load(handle)
+                    gpu_s, median_ms = metrics_of(requests[index]["metrics"])
+                show(("warm-failed", name, "r%d" % index, time.time() - started, gpu_s, metrics.get("first_call_s", 0.0),
+                      median_ms, str(error)[:600], metrics), table)
                 continue
             wall_s = time.time() - started
             with open(requests[index]["metrics"], encoding="utf-8") as handle:

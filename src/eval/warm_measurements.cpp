@@ -131,7 +131,8 @@ std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::st
 }
 
 double warm_closing_s(std::size_t lanes, double default_run_s) {
-    return static_cast<double>(std::max<std::size_t>(lanes, 1)) * (default_run_s + kQuitS);
+    std::size_t processes = lanes > 1 ? lanes + 1 : 1;  // the default's evaluation runs unpinned, in a process of its own
+    return static_cast<double>(processes) * (default_run_s + kQuitS);
 }
 
 std::vector<WarmProcessReport> WarmMeasurements::close() {

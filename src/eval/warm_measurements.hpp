@@ -23,8 +23,9 @@
 
 namespace routetune {
 
-/// What WarmMeasurements::close() takes, as a study plans its time: in each of lanes processes one
-/// more run of the default (default_run_s) and the process's quit.
+/// What WarmMeasurements::close() takes, as a study plans its time with `lanes` measurement lanes:
+/// in each process, one after another, one more run of the default (default_run_s) and its quit;
+/// one process per lane and, with more than one lane, the unpinned one that measured the default.
 double warm_closing_s(std::size_t lanes, double default_run_s);
 
 /// Measures the default through the given launcher: its time, or nullopt when it failed or is unknown.

@@ -180,6 +180,25 @@ TEST_F(WarmMeasurement, ABuildThatIsSlowToLoadIsGivenItsBuildTimeOnEveryRun) {
         << "a hang's first run gets the limit plus its build's 1 s, no more: " << hung->dump();
 }
 
+// --time-limit covers closing the warm processes too (each measures the default once more and
+// quits, one after another): with three lanes there are four processes (one per lane, and the
+// unpinned one that measured the default), with one lane one, so the same study keeps about three
+// more closings free (3 x (a default run + 1 s)); the rest of the reserve (the confirmation, one
+// measurement) does not depend on the lanes.
+TEST_F(WarmMeasurement, TheTimePlanKeepsTheClosingOfEveryWarmProcessFree) {
+    auto reserve = [&](const std::string& lanes) {
+        json s = tune({}, {"--time-limit", "10m", "--measure-lanes", lanes, "--jobs", "3", "--cache",
+                           (specs / ("lanes" + lanes + ".sqlite")).string()});
+        EXPECT_EQ(s.at("outcome"), "improved") << result.err;
+        EXPECT_EQ(s.at("warm_processes").size(), lanes == "1" ? 1u : 4u) << s.dump(2);
+        return s.at("time").at("confirmation_reserve_s").get<double>();
+    };
+    double one = reserve("1"), three = reserve("3");
+    // 3.01 s here; the rest of the two plans (from measured run times) may differ a little.
+    EXPECT_GT(three - one, 2.5) << "one lane kept " << one << " s, three " << three << " s";
+    EXPECT_LT(three - one, 4.5) << "one lane kept " << one << " s, three " << three << " s";
+}
+
 TEST_F(WarmMeasurement, ABuildWhoseRunsReportOtherCodeFails) {
     json s = tune({{"FAKE_WARM_WRONG_CODE_ON", "-O=3"}});
     const json* wrong = evaluation(s, "-O=3");

@@ -33,7 +33,9 @@ phases took within the request (torch._dynamo.utils.compilation_time_metrics: Dy
 the backend, the cache lookups), to tell where a first call's time goes; path (warm only: "captured" when
 the request compiled the graph traced once, "dynamo" when it traced again); output_diff (warm
 only: the largest absolute difference from the build's first warm output in this bench); caches
-(warm only: the compile caches' hits and misses within the request, PyTorch's counters).
+(warm only: the compile caches' hits and misses within the request, PyTorch's counters). With
+ROUTETUNE_WARM_CACHE_KEYS=1 and processes D and A, the parts of AOTAutograd's cache key that
+differ between them for each build go to OUTDIR/cache_key_diff.txt.
 """
 
 import json
@@ -130,6 +132,25 @@ def output_difference(first_outputs, index, path):
     return float(numpy.max(numpy.abs(output.astype(numpy.float64) - first.astype(numpy.float64))))
 
 
+def compare_cache_keys(key_details, path):
+    """With ROUTETUNE_WARM_CACHE_KEYS=1: for each build that processes A (Dynamo's path, which
+    hits the build's cache) and D (the trace-once path) both compiled, the parts of AOTAutograd's
+    cache key of their first request that differ, written to path and printed."""
+    lines = []
+    for (name, index), details in sorted(key_details.items()):
+        other = key_details.get(("A", index))
+        if name != "D" or other is None or not details or not other:
+            continue
+        ours, theirs = details[0]["details"], other[0]["details"]
+        lines.append("r%d: keys %s (D) and %s (A)" % (index, details[0]["key"], other[0]["key"]))
+        lines += ["  only D: " + line for line in ours if line not in theirs]
+        lines += ["  only A: " + line for line in theirs if line not in ours]
+    if lines:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        print("\n".join(lines[:40]), flush=True)
+
+
 def build_all(model_dir, outdir, routes, table):
     """Builds every route at once, each in OUTDIR/work/rN with its own cache folder (as routetune's
     parallel builds do); returns [(env, artifact, work)] in the order of routes."""
@@ -180,7 +201,7 @@ def main(argv):
     # compiles each build's route from that graph: no Dynamo trace per request.
     captured = dict(builds[0][0], ROUTETUNE_WARM_CAPTURE="1")
     processes = {"A": (order_a, builds[0][0]), "B": ([0], builds[0][0]), "C": (order_a, single), "D": (order_a, captured)}
-    first_outputs = {}
+    first_outputs, key_details = {}, {}
     for name in os.environ.get("WARM_BENCH_PROCESSES", "A B C").split():
         order, env = processes[name]
         process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)
@@ -199,6 +220,7 @@ def main(argv):
                     gpu_s, median_ms = metrics_of(requests[index]["metrics"])
                 show(("warm-failed", name, "r%d" % index, time.time() - started, gpu_s, metrics.get("first_call_s", 0.0),
                       median_ms, str(error)[:600], metrics), table)
+                key_details.setdefault((name, index), metrics.get("cache_keys", []))
                 continue
             wall_s = time.time() - started
             with open(requests[index]["metrics"], encoding="utf-8") as handle:
@@ -207,7 +229,9 @@ def main(argv):
             metrics["output_diff"] = output_difference(first_outputs, index, requests[index]["output"])
             show(("warm", name, "r%d" % index, wall_s, gpu_s, metrics.get("first_call_s", 0.0), median_ms,
                   reply.get("code_sha256", ""), metrics), table)
+            key_details.setdefault((name, index), metrics.get("cache_keys", []))
         process.close()
+    compare_cache_keys(key_details, os.path.join(outdir, "cache_key_diff.txt"))
     env, _, work = builds[0]
     output, metrics = os.path.join(work, "output.npy"), os.path.join(work, "metrics.json")
     for mode, script in (("fresh", WORKLOAD), ("forked", FORKED)) if os.environ.get("WARM_BENCH_FRESH", "1") == "1" else ():

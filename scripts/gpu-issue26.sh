@@ -14,7 +14,9 @@
 #                              inductor_bert (150 s: where a warm request's time goes)
 #   scripts/gpu-issue26.sh 5   the trace-once warm process (bench process D: the model traced once,
 #                              each build compiled from that graph) against the tracing one (A)
-#                              on inductor_bert (200 s) and inductor_resnet18 (170 s)
+#                              on inductor_bert (200 s) and inductor_resnet18 (170 s), with the
+#                              parts of AOTAutograd's cache key that differ between the two paths
+#                              (bench_MODEL/cache_key_diff.txt)
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -115,6 +117,7 @@ bench() {
       > "$work/bench_$model.log" 2>&1
   note "warm_measure_bench $model: exit $?"
   cat "$work/bench_$model/warm_bench.tsv" >> "$summary" 2>/dev/null
+  cat "$work/bench_$model/cache_key_diff.txt" >> "$summary" 2>/dev/null
   rm -rf "$work/bench_$model/work"
   pack
 }
@@ -137,8 +140,9 @@ case $phase in
   bench inductor_resnet18 200 "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on"
   bench inductor_bert ${BERT_BENCH_S:-150} "" "-inductor:triton.cudagraphs=on" ;;
 5)
+  export ROUTETUNE_WARM_CACHE_KEYS=1
   WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_bert ${BERT_BENCH_S:-200} "" "-inductor:triton.cudagraphs=on"
-  WARM_BENCH_PROCESSES="D B A" WARM_BENCH_FRESH=0 bench inductor_resnet18 ${RESNET_BENCH_S:-170} "" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on" ;;
+  WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_resnet18 ${RESNET_BENCH_S:-170} "" "-inductor:triton.cudagraphs=on" ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"

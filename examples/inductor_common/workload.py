@@ -32,7 +32,10 @@ routetune's studies use): warm_setup traces the model with Dynamo once, and each
 that graph with Inductor under the build's route (compile_fx, as torch.compile's Inductor backend
 does, so the build's cache answers it) instead of tracing the model again (Dynamo's trace is most
 of a BERT request); the hash check is the same. A model that does not trace to one graph of one
-output keeps the tracing path; metrics' "path" says which ran.
+output keeps the tracing path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1
+each request's metrics also hold AOTAutograd's cache key details ("cache_keys"), so the two paths'
+keys for one build can be compared part by part (bench/warm_measure_bench.py prints the parts
+that differ).
 """
 
 import hashlib
@@ -207,6 +210,32 @@ def compile_phases_since(before):
     return {name: seconds for name, seconds in spent.items() if seconds >= 0.005}
 
 
+CACHE_KEY_DETAILS = []  # AOTAutograd's cache key details of each lookup since last cleared
+
+
+def record_cache_keys():
+    """Wraps AOTAutograd's autograd_cache_key (once) so the details its key is made of (one line
+    per part: the graph, the inputs, the configs) are kept in CACHE_KEY_DETAILS, to tell why two
+    compiles of one build get different keys; False when this PyTorch has no such function."""
+    try:
+        import torch._functorch._aot_autograd.autograd_cache as autograd_cache
+    except ImportError:
+        return False
+    original = getattr(autograd_cache, "autograd_cache_key", None)
+    if original is None or getattr(original, "routetune_wrapped", False):
+        return original is not None
+
+    def autograd_cache_key(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if isinstance(result, tuple) and len(result) == 2:
+            CACHE_KEY_DETAILS.append({"key": str(result[0]), "details": [str(line)[:400] for line in result[1]]})
+        return result
+
+    autograd_cache_key.routetune_wrapped = True
+    autograd_cache.autograd_cache_key = autograd_cache_key
+    return True
+
+
 def cache_counters():
     """PyTorch's counts of its compile caches' hits and misses so far (AOTAutograd's and Inductor's
     FX graph cache: torch._dynamo.utils.counters), or {} where this PyTorch has none."""
@@ -249,6 +278,8 @@ def warm_setup(args):
     prewarm_compiler()
     config.load_config(defaults)
     record_loaded_code()
+    if os.environ.get("ROUTETUNE_WARM_CACHE_KEYS") == "1":
+        record_cache_keys()
     graph = capture_graph(model, example) if os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1" else None
     config.load_config(defaults)
     return {"model": model, "example": example, "defaults": defaults, "graph": graph}
@@ -325,6 +356,7 @@ def warm_run(context, request):
     LOAD_SECONDS[0] = 0.0
     phases_before = compile_phase_seconds()
     caches_before = cache_counters()
+    del CACHE_KEY_DETAILS[:]
     started = time.time()
     if context.get("graph") is not None:
         fn = compiled_from_graph(context["graph"])
@@ -341,7 +373,7 @@ def warm_run(context, request):
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,
                    "reset_s": reset_s, "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE),
                    "compile_phases_s": compile_phases_since(phases_before),
-                   "caches": caches_since(caches_before),
+                   "caches": caches_since(caches_before), "cache_keys": list(CACHE_KEY_DETAILS),
                    "path": "captured" if context.get("graph") is not None else "dynamo"}, handle)
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
     foreign = [path for path in LOADED_CODE if not path.startswith(cache + os.sep)]

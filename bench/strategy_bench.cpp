@@ -28,7 +28,7 @@
 // budget), NO_HISTORY_ORDER=1 minimizes without the study's blocks; BLOCK_DEBUG=1 prints the
 // pick's blocks (paid or not, what removing the unpaid ones costs), BLOCK_TRUE=1 each block's
 // measured gain beside the true cost of removing it, HARM_KNOB=K the members of K's block.
-// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-clean] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N] [--batch K] [--in-flight N] [--interval-spread S]
+// Usage: strategy_bench [--knobs N] [--seeds K] [--budget B] [--target F] [--strategies a,b,c] [--shape classic|wide|wide-needles|wide-clean|gcc|gcc-thin|gcc-doors] [--serve S] [--diagnose] [--minimize-trials T (400)] [--judge-sd SD (the landscape's)] [--pick-at N] [--batch K] [--in-flight N] [--interval-spread S]
 #include <algorithm>
 #include <set>
 #include <cmath>
@@ -316,7 +316,7 @@ int main(int argc, char** argv) {
     app.add_option("--budget", budget, "builds per run (0: twice fast's)");
     app.add_option("--target", target, "the fraction of the best known speedup to reach");
     app.add_option("--strategies", list, "comma-separated strategies");
-    app.add_option("--shape", shape, "classic, wide, wide-needles, wide-clean, gcc or gcc-thin");
+    app.add_option("--shape", shape, "classic, wide, wide-needles, wide-clean, gcc, gcc-thin or gcc-doors");
     app.add_option("--serve", serve, "serve landscape seed S to another tuner instead");
     app.add_option("--minimize-trials", max_trials, "the minimizer's trial limit");
     app.add_option("--judge-sd", judge_sd, "the minimizer's judge's log noise per sample (0: the landscape's)");
@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
     if (shape != "classic" && shape != "wide" && shape != "wide-clean" && shape != "wide-needles" && !is_gcc_kind(shape)) {
-        std::fprintf(stderr, "unknown shape %s (classic, wide, wide-needles, wide-clean, gcc or gcc-thin)\n", shape.c_str());
+        std::fprintf(stderr, "unknown shape %s (classic, wide, wide-needles, wide-clean, gcc, gcc-thin or gcc-doors)\n", shape.c_str());
         return 2;
     }
     if (serve != 0) {

@@ -40,10 +40,11 @@ const Expression& gcc12_star_tilde() {
     return expression;
 }
 
-bool is_gcc_kind(const std::string& kind) { return kind == "gcc" || kind == "gcc-thin"; }
+bool is_gcc_kind(const std::string& kind) { return kind == "gcc" || kind == "gcc-thin" || kind == "gcc-doors"; }
 
 SyntheticLandscape gcc_landscape(const std::string& kind, std::uint64_t seed, double interval_spread) {
-    LandscapeOptions options = LandscapeOptions::gcc(seed, kind == "gcc-thin");
+    LandscapeOptions options =
+        kind == "gcc-doors" ? LandscapeOptions::gcc_doors(seed) : LandscapeOptions::gcc(seed, kind == "gcc-thin");
     options.interval_spread = interval_spread;
     return SyntheticLandscape(options, gcc12_star_tilde());
 }

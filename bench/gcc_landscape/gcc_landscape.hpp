@@ -21,8 +21,9 @@ const Catalog& gcc12_catalog();
 /// `*=~` over gcc12_catalog().
 const Expression& gcc12_star_tilde();
 
-/// True for the kinds gcc_landscape knows: "gcc" (many small gains of 1-5%) and "gcc-thin"
-/// (gains spread thinnest: more of 1-2% and nothing large).
+/// True for the kinds gcc_landscape knows: "gcc" (many small gains of 1-5%), "gcc-thin" (gains
+/// spread thinnest: more of 1-2% and nothing large) and "gcc-doors" (gcc with four gains each shut
+/// out by a value that does nothing alone: a diagnostic).
 bool is_gcc_kind(const std::string& kind);
 
 /// The modelled landscape of kind and seed over gcc12_star_tilde().

@@ -197,5 +197,32 @@ TEST(SyntheticLandscape, TheGccShapesTripleCostsAloneOnFlagsAndPaysTogether) {
     EXPECT_LT(landscape.true_time(Route::parse("-O=3")), 1.0);
 }
 
+// gcc-doors (a diagnostic): four small gains, each with a closer on another knob that does
+// nothing alone and, held beside the gain, cancels it; the gcc shape itself is drawn as before
+// (no door, and the same time for every route tried here).
+TEST(SyntheticLandscape, TheGccDoorsShapesClosersDoNothingAloneAndShutOutTheirGain) {
+    Expression space;
+    for (int k = 0; k < 200; ++k) space.axes.push_back(axis("-f" + std::to_string(k), {"on", "off"}, "off"));
+    for (int k = 0; k < 200; ++k) space.axes.push_back(axis("-m" + std::to_string(k), {"a", "b", "c", "d"}, "a"));
+    space.axes.push_back(axis("-O", {"0", "1", "2", "3", "fast"}, "2"));
+    SyntheticLandscape plain(LandscapeOptions::gcc(1, false), space), doors(LandscapeOptions::gcc_doors(1), space);
+    auto interactions = doors.interactions();
+    ASSERT_EQ(interactions.size(), plain.interactions().size() + 4);
+    for (std::size_t i = plain.interactions().size(); i < interactions.size(); ++i) {
+        const auto& [gain_knob, gain_value] = interactions[i].members.at(0);
+        const auto& [closer_knob, closer_value] = interactions[i].members.at(1);
+        EXPECT_NE(gain_knob, closer_knob);
+        Route gain, closer, both;
+        gain.set(gain_knob, gain_value);
+        closer.set(closer_knob, closer_value);
+        both = gain;
+        both.set(closer_knob, closer_value);
+        EXPECT_LT(std::log(doors.true_time(gain)), -0.0099) << "a small gain of 1-5% alone";
+        EXPECT_NEAR(std::log(doors.true_time(closer)), 0, 1e-9) << "the closer does nothing alone";
+        EXPECT_NEAR(std::log(doors.true_time(both)), 0, 1e-9) << "and shuts the gain out";
+        EXPECT_EQ(plain.true_time(gain), doors.true_time(gain)) << "the gcc shape is drawn as before";
+    }
+}
+
 }  // namespace
 }  // namespace routetune

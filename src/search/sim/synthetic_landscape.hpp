@@ -42,6 +42,9 @@ struct LandscapeOptions {
     double synergy_marginal_min = 0; ///< each synergy member's own log effect: +-[min, max], either sign
     double synergy_marginal_max = 0; ///< (0: members do nothing alone, the needles of --shape wide-needles)
     std::size_t family_knobs = 0;    ///< enum knobs -famN of 24 values: a family of 6 that gains, 4 that fail
+    std::size_t doors = 0;           ///< small gains each shut out by a value of another knob that does nothing
+                                     ///< alone (as GCC's -param:unroll-jam-max-unroll=1 shuts out
+                                     ///< -param:unroll-jam-min-percent=0's 16% on the stencil)
     double int_gain_min = 0.03;      ///< an int knob's gain at its best value, drawn in [min, max]
     double int_gain_max = 0.06;
 
@@ -61,6 +64,9 @@ struct LandscapeOptions {
     /// gain 10-15% together (three on/off flags, as GCC's synergies are between optimisation
     /// passes), 2% failing values (3% thin), failing pairs, a fast-but-wrong value.
     static LandscapeOptions gcc(std::uint64_t seed, bool thin);
+    /// gcc(seed, false) with four of its small gains each shut out by a door (a diagnostic of
+    /// growth's rule "hold what does not cost time", not a target).
+    static LandscapeOptions gcc_doors(std::uint64_t seed);
 };
 
 /// A deterministic landscape: the same route always gets the same observation.
@@ -112,6 +118,9 @@ private:
     void draw(SearchRng& rng, const std::vector<Value>& values, const std::vector<Value>& failing_values);
     /// Small gains and synergies over values.
     void add_wide_features(SearchRng& rng, std::vector<Value>& values);
+    /// options.doors of gains (shuffled), each with a closer among values: a value of another knob
+    /// that does nothing alone and, held beside the gain, cancels it.
+    void add_doors(std::vector<Value> gains, const std::vector<Value>& values);
     /// The -pNNN int axes and -famN family axes of the wide shape.
     void add_own_axes(SearchRng& rng);
     /// Effects of -O, -march, -mtune and options.int_knobs int params of expression_; returns the

@@ -71,6 +71,12 @@ LandscapeOptions LandscapeOptions::gcc(std::uint64_t seed, bool thin) {
     return options;
 }
 
+LandscapeOptions LandscapeOptions::gcc_doors(std::uint64_t seed) {
+    LandscapeOptions options = gcc(seed, false);
+    options.doors = 4;
+    return options;
+}
+
 std::vector<SyntheticLandscape::Value> SyntheticLandscape::add_compiler_features(SearchRng& rng,
                                                                                std::vector<Value>& params) {
     std::vector<std::size_t> bells;

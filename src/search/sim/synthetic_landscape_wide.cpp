@@ -55,8 +55,12 @@ void SyntheticLandscape::add_wide_features(SearchRng& rng, std::vector<Value>& v
         }
         return values[rng.below(values.size())];
     };
-    for (std::size_t i = 0; i < options_.small_gains; ++i)
-        effect_[neutral()] = -(options_.small_gain_min + (options_.small_gain_max - options_.small_gain_min) * rng.unit());
+    std::vector<Value> small_gains;
+    for (std::size_t i = 0; i < options_.small_gains; ++i) {
+        double effect = -(options_.small_gain_min + (options_.small_gain_max - options_.small_gain_min) * rng.unit());
+        small_gains.push_back(neutral());  // drawn after its effect, as every landscape so far was
+        effect_[small_gains.back()] = effect;
+    }
     std::map<std::string, std::size_t> choices;  // knob -> its non-default values
     for (const Axis& axis : expression_.axes) choices[axis.knob] = axis.values.size() - (axis.values.contains(axis.default_value) ? 1 : 0);
     auto member = [&]() {
@@ -89,6 +93,22 @@ void SyntheticLandscape::add_wide_features(SearchRng& rng, std::vector<Value>& v
             bool cost = options_.synergy_members_cost || marginal.below(2) == 0;
             if (size > 0) effect_[member] = cost ? size : -size;
         }
+    add_doors(small_gains, values);
+}
+
+void SyntheticLandscape::add_doors(std::vector<Value> gains, const std::vector<Value>& values) {
+    SearchRng rng(options_.seed, 0x646f6f72ULL);  // a stream of its own: landscapes without doors draw as before
+    for (std::size_t i = gains.size(); i > 1; --i) std::swap(gains[i - 1], gains[rng.below(i)]);
+    for (std::size_t i = 0; i < std::min(options_.doors, gains.size()) && !values.empty(); ++i) {
+        const Value& gain = gains[i];
+        for (int tries = 0; tries < 1000; ++tries) {
+            const Value& closer = values[rng.below(values.size())];
+            if (closer.first == gain.first || effect_[closer] != 0.0 || failing_.count(closer)) continue;
+            effect_[closer] = 1e-12;  // taken (nothing alone)
+            interactions_.push_back(Rule{{gain, closer}, -effect_[gain]});
+            break;
+        }
+    }
 }
 
 void SyntheticLandscape::add_own_axes(SearchRng& rng) {

@@ -10,7 +10,10 @@
 // bell-shaped gain centred at least four steps away, so its neighbours pay a little and the
 // default's neighbours nothing. An enum family knob -famN has the default `generic` and 23
 // values: a family of 6 that gain (the best the most), 4 that fail to build (an unsupported
-// target) and the rest slightly slower.
+// target) and the rest slightly slower. Doors (options.doors, gcc_doors: a diagnostic) are drawn
+// last, from a generator of their own: a small gain and a closer, a neutral value of another
+// knob that does nothing alone and cancels the gain when both are held (a pass's other
+// parameter turning it off, as on the live stencil).
 #include <algorithm>
 #include <cmath>
 #include <map>

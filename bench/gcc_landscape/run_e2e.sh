@@ -4,12 +4,12 @@
 # KIND and SEED, bench/gcc_landscape/gcc_landscape_cc.cpp), then the winner and the minimal
 # route judged by their noiseless speedup over the optimum of that landscape.
 # Usage: bench/gcc_landscape/run_e2e.sh BUILD_DIR KIND SEED [BUDGET (a fifth of fast: 376)] [JOBS (2)]
-# KIND: gcc or gcc-thin. Prints the tune summary's outcome line and two JSON lines (winner,
+# KIND: gcc, gcc-thin or gcc-doors (the diagnostic). Prints the tune summary's outcome line and two JSON lines (winner,
 # minimal) with changes, speedup, optimum and fraction; the study stays in the printed folder.
 # SEARCH_SEED=N in the environment passes --seed N (the search's own shuffles; unset: tune's default).
 set -eu
 build=$(cd "${1:?usage: run_e2e.sh BUILD_DIR KIND SEED [BUDGET] [JOBS]}" && pwd)
-kind=${2:?kind: gcc or gcc-thin}
+kind=${2:?kind: gcc, gcc-thin or gcc-doors}
 seed=${3:?seed}
 budget=${4:-376}
 jobs=${5:-2}

@@ -42,7 +42,7 @@ SyntheticLandscape::SyntheticLandscape(const LandscapeOptions& options) : option
         } else {
             std::vector<std::string> list;
             std::size_t n = 3 + rng.below(2);
-            for (std::size_t i = 0; i < n; ++i) list.push_back("v" + std::to_string(i));
+            for (std::size_t i = 0; i < n; ++i) list.push_back(std::string("v").append(std::to_string(i)));
             axis.values = ValueList::of(list);
             axis.default_value = "v0";
         }

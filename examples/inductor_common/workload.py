@@ -27,11 +27,12 @@ timed calls as `run`, and the hash of the generated code it loaded, which must c
 request's own cache folder and equal the build's. Run on the H200 on 2026-12-05 through
 bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
 
-With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, not yet what
-routetune's studies use): warm_setup traces the model with Dynamo once, and each request compiles
+With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment that does not
+work yet, off by default): warm_setup traces the model with Dynamo once, and each request compiles
 that graph with Inductor under the build's route (compile_fx, as torch.compile's Inductor backend
-does, so the build's cache answers it) instead of tracing the model again (Dynamo's trace is most
-of a BERT request); the hash check is the same. A model that does not trace to one graph of one
+does) instead of tracing the model again (Dynamo's trace is most of a BERT request). It was meant
+to hit the build's cache; it misses it and makes other code, which the hash check refuses
+(compiled_from_graph). A model that does not trace to one graph of one
 output keeps the tracing path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1
 each request's metrics also hold AOTAutograd's cache key details ("cache_keys"), so the two paths'
 keys for one build can be compared part by part (bench/warm_measure_bench.py prints the parts
@@ -62,15 +63,21 @@ def load_model(model_dir):
     return model, example
 
 
-def compiled(model):
-    import torch
-
+def apply_route():
+    """Sets torch._inductor.config to the route the environment names (routetune_inductor, from
+    ROUTETUNE_PYTHON_DIR); returns the entries it set."""
     helper_dir = os.environ.get("ROUTETUNE_PYTHON_DIR")
     if helper_dir and helper_dir not in sys.path:
         sys.path.insert(0, helper_dir)
     import routetune_inductor
 
-    applied = routetune_inductor.apply_route()
+    return routetune_inductor.apply_route()
+
+
+def compiled(model):
+    import torch
+
+    applied = apply_route()
     return torch.compile(model), applied
 
 
@@ -314,22 +321,18 @@ def capture_graph(model, example):
 
 
 def compiled_from_graph(graph):
-    """The captured graph compiled by Inductor under the route the environment names (so from
-    the build's cache folder, as torch.compile's Inductor backend would compile the same graph:
-    compile_fx on a fresh copy, in Dynamo's own tracing context of the capture, under no_grad;
-    in a context of its own the compile missed the build's cache and made other code, H200
-    2026-12-05), as a callable of the example input; the graph's other inputs (the parameters)
-    are those captured."""
+    """The captured graph compiled by Inductor under the route the environment names, as a
+    callable of the example input (the graph's other inputs, the parameters, are those captured):
+    compile_fx on a fresh copy, in Dynamo's own tracing context of the capture, under no_grad, as
+    torch.compile's Inductor backend compiles a graph, meant to be answered by the build's cache.
+    It is not: on the H200 and the H100 (2026-12-05) both of AOTAutograd's and Inductor's caches
+    missed on each build's first request and the code differed from the build's, so the hash check
+    refused it (docs/benchmarks.md, issue 26)."""
     import copy
     import torch
     from torch._inductor.compile_fx import compile_fx
 
-    helper_dir = os.environ.get("ROUTETUNE_PYTHON_DIR")
-    if helper_dir and helper_dir not in sys.path:
-        sys.path.insert(0, helper_dir)
-    import routetune_inductor
-
-    routetune_inductor.apply_route()
+    apply_route()
     graph_module, inputs, context = graph
     with torch._guards.tracing(context), torch.no_grad():
         function = compile_fx(copy.deepcopy(graph_module), inputs)

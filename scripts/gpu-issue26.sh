@@ -17,6 +17,11 @@
 #                              on inductor_bert (200 s) and inductor_resnet18 (170 s), with the
 #                              parts of AOTAutograd's cache key that differ between the two paths
 #                              (bench_MODEL/cache_key_diff.txt)
+#   scripts/gpu-issue26.sh 6   why the trace-once path misses the build's cache: bench/warm_capture_probe.py
+#                              on $PROBE_MODELS (default inductor_bert; each under $PROBE_S, 200 s),
+#                              then bench processes D and A on inductor_bert as in phase 5
+#   scripts/gpu-issue26.sh 7   warm studies with the trace-once process (ROUTETUNE_WARM_CAPTURE=1):
+#                              $CAPTURE_STUDIES, NAME:LIMIT each (default inductor_cnn:120 inductor_bert:120)
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -143,6 +148,21 @@ case $phase in
   export ROUTETUNE_WARM_CACHE_KEYS=1
   WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_bert ${BERT_BENCH_S:-200} "" "-inductor:triton.cudagraphs=on"
   WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_resnet18 ${RESNET_BENCH_S:-170} "" "-inductor:triton.cudagraphs=on" ;;
+6)
+  export ROUTETUNE_WARM_CACHE_KEYS=1
+  for model in ${PROBE_MODELS:-inductor_bert}; do
+    timeout ${PROBE_S:-200} python3 bench/warm_capture_probe.py "examples/$model" "$work/probe_$model" > "$work/probe_$model.log" 2>&1
+    note "warm_capture_probe $model: exit $?"
+    grep -E '^(build|captured|[a-z-]+: )' "$work/probe_$model.log" | tee -a "$summary"
+    rm -rf "$work/probe_$model/cache"
+    pack
+  done
+  WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_bert ${BERT_BENCH_S:-200} "" "-inductor:triton.cudagraphs=on" ;;
+7)
+  export ROUTETUNE_WARM_CAPTURE=1
+  for name in ${CAPTURE_STUDIES:-inductor_cnn:120 inductor_bert:120}; do
+    OVERRUN=40 study "${name%%:*}" "${name##*:}" warm
+  done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -151,7 +171,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

@@ -320,6 +320,23 @@ def capture_graph(model, example):
     return graph_module, inputs, tracing
 
 
+def faithful_copy(graph_module):
+    """graph_module deep-copied (compile_fx's passes change the graph they are given), then given
+    back what GraphModule's deepcopy leaves behind and AOTAutograd's cache key reads: the module's
+    other attributes (Dynamo's _param_name_to_source among them; shared, not copied) and each
+    node's own attributes (a placeholder's _dynamo_source, the input's origin in the key)."""
+    import copy
+
+    copied = copy.deepcopy(graph_module)
+    for name, value in graph_module.__dict__.items():
+        copied.__dict__.setdefault(name, value)
+    for old, new in zip(graph_module.graph.nodes, copied.graph.nodes):
+        for name, value in getattr(old, "__dict__", {}).items():
+            if not hasattr(new, name):
+                setattr(new, name, value)
+    return copied
+
+
 def compiled_from_graph(graph):
     """The captured graph compiled by Inductor under the route the environment names, as a
     callable of the example input (the graph's other inputs, the parameters, are those captured):
@@ -328,14 +345,13 @@ def compiled_from_graph(graph):
     It is not: on the H200 and the H100 (2026-12-05) both of AOTAutograd's and Inductor's caches
     missed on each build's first request and the code differed from the build's, so the hash check
     refused it (docs/benchmarks.md, issue 26)."""
-    import copy
     import torch
     from torch._inductor.compile_fx import compile_fx
 
     apply_route()
     graph_module, inputs, context = graph
     with torch._guards.tracing(context), torch.no_grad():
-        function = compile_fx(copy.deepcopy(graph_module), inputs)
+        function = compile_fx(faithful_copy(graph_module), inputs)
 
     def call(_example):
         results = function(*inputs)

@@ -27,16 +27,19 @@ timed calls as `run`, and the hash of the generated code it loaded, which must c
 request's own cache folder and equal the build's. Run on the H200 on 2026-12-05 through
 bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
 
-With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment that does not
-work yet, off by default): warm_setup traces the model with Dynamo once, and each request compiles
-that graph with Inductor under the build's route (compile_fx, as torch.compile's Inductor backend
-does) instead of tracing the model again (Dynamo's trace is most of a BERT request). It was meant
-to hit the build's cache; it misses it and makes other code, which the hash check refuses
-(compiled_from_graph). A model that does not trace to one graph of one
-output keeps the tracing path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1
-each request's metrics also hold AOTAutograd's cache key details ("cache_keys"), so the two paths'
-keys for one build can be compared part by part (bench/warm_measure_bench.py prints the parts
-that differ).
+With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, off by default):
+warm_setup traces the model with Dynamo once, and each request compiles that graph with Inductor
+under the build's route (compile_fx, as torch.compile's Inductor backend does) instead of tracing
+the model again (Dynamo's trace is most of a BERT request), meant to be answered by the build's
+cache. A plain deepcopy of the graph missed that cache on an H200 and an H100 (2026-12-05): the
+copy drops Dynamo's sources of the graph's inputs, which AOTAutograd's cache key holds (found with
+bench/warm_capture_probe.py); faithful_copy keeps them. A request whose captured compile loads
+other code than the build's is traced as the build was ("path": "dynamo, capture refused", the
+reason in "capture_refused"), and the process traces every later request. A model that does not
+trace to one graph of one output keeps the tracing path; metrics' "path" says which ran. With
+ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics also hold AOTAutograd's cache key details
+("cache_keys"), so the two paths' keys for one build can be compared part by part
+(bench/warm_measure_bench.py prints the parts that differ).
 """
 
 import hashlib
@@ -340,11 +343,9 @@ def faithful_copy(graph_module):
 def compiled_from_graph(graph):
     """The captured graph compiled by Inductor under the route the environment names, as a
     callable of the example input (the graph's other inputs, the parameters, are those captured):
-    compile_fx on a fresh copy, in Dynamo's own tracing context of the capture, under no_grad, as
-    torch.compile's Inductor backend compiles a graph, meant to be answered by the build's cache.
-    It is not: on the H200 and the H100 (2026-12-05) both of AOTAutograd's and Inductor's caches
-    missed on each build's first request and the code differed from the build's, so the hash check
-    refused it (docs/benchmarks.md, issue 26)."""
+    compile_fx on a faithful copy, in Dynamo's own tracing context of the capture, under no_grad,
+    as torch.compile's Inductor backend compiles a graph, meant to be answered by the build's cache
+    (the caller checks that it was: code_refusal)."""
     import torch
     from torch._inductor.compile_fx import compile_fx
 
@@ -358,6 +359,16 @@ def compiled_from_graph(graph):
         return results[0] if isinstance(results, (list, tuple)) else results
 
     return call
+
+
+def code_refusal(built, caches_before):
+    """Why the generated code loaded since LOADED_CODE was cleared cannot stand for a build whose
+    code hash is built ("" when it can: the same hash, or a build that recorded none)."""
+    code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
+    if not built or code == built:
+        return ""
+    return "ran code %s, but its build produced %s (compile caches: %s)" % (
+        code[:16], built[:16], json.dumps(caches_since(caches_before), sort_keys=True))
 
 
 def warm_run(context, request):
@@ -376,9 +387,22 @@ def warm_run(context, request):
     phases_before = compile_phase_seconds()
     caches_before = cache_counters()
     del CACHE_KEY_DETAILS[:]
+    with open(request["artifact"], encoding="utf-8") as handle:
+        built = json.load(handle).get("code_sha256", "")
     started = time.time()
+    path, refused = "dynamo", ""
     if context.get("graph") is not None:
-        fn = compiled_from_graph(context["graph"])
+        fn, path = compiled_from_graph(context["graph"]), "captured"
+        refused = code_refusal(built, caches_before)
+        if refused:
+            # The captured graph compiled to other code than the build's: it cannot stand for the
+            # build. Trace as the build did, and stop capturing in this process (each refusal
+            # costs a compile).
+            context["graph"] = None
+            torch._dynamo.reset()
+            config.load_config(context["defaults"])
+            del LOADED_CODE[:]
+            fn, path = compiled(context["model"])[0], "dynamo, capture refused"
     else:
         fn, _ = compiled(context["model"])
     try:
@@ -393,17 +417,15 @@ def warm_run(context, request):
                    "reset_s": reset_s, "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE),
                    "compile_phases_s": compile_phases_since(phases_before),
                    "caches": caches_since(caches_before), "cache_keys": list(CACHE_KEY_DETAILS),
-                   "path": "captured" if context.get("graph") is not None else "dynamo"}, handle)
+                   "path": path, "capture_refused": refused}, handle)
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
-    foreign = [path for path in LOADED_CODE if not path.startswith(cache + os.sep)]
+    foreign = [loaded for loaded in LOADED_CODE if not loaded.startswith(cache + os.sep)]
     if foreign:
         raise RuntimeError("ran generated code from outside this build's cache folder %s: %s" % (cache, foreign[0]))
+    refused = code_refusal(built, caches_before)
+    if refused:
+        raise RuntimeError(refused)
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
-    with open(request["artifact"], encoding="utf-8") as handle:
-        built = json.load(handle).get("code_sha256", "")
-    if built and code != built:
-        raise RuntimeError("ran code %s, but its build produced %s (compile caches: %s)"
-                           % (code[:16], built[:16], json.dumps(caches_since(caches_before), sort_keys=True)))
     return {"code_sha256": code}
 
 

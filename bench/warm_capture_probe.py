@@ -7,14 +7,16 @@ own graph carries. Needs PyTorch and a GPU.
   python3 bench/warm_capture_probe.py MODEL_DIR OUTDIR
 
 builds the default route with workload.py into OUTDIR/cache (its own TORCHINDUCTOR_CACHE_DIR),
-then in this process: (A) torch.compile of the model, as a tracing request; (variants) the graph
-captured once, compiled with compile_fx as copied by each variant. For each it prints the cache
-counters and whether AOTAutograd's key equals A's, and writes OUTDIR/probe.txt: every key part
-that differs from A's, untruncated, and what the graph modules and their placeholders carry
-(attributes, node attributes) that the other lacks.
+then in this process, in order: (A) torch.compile of the model, as a tracing request; (capture)
+the graph traced once with a backend that only keeps it (workload.capture_graph); (keep-faithful)
+that graph compiled with compile_fx from workload.faithful_copy; (recording) torch.compile through
+Inductor's own backend wrapped to keep a faithful copy of the graph it is given; (recorded-faithful,
+twice) that graph compiled with compile_fx. For each compile it prints the cache counters, whether
+AOTAutograd's key equals A's and which parts of the graph module's pickled state (its attributes,
+its meta entries) hash differently from A's, and writes OUTDIR/probe.txt: every key part that
+differs from A's and what the graph modules and their placeholders carry.
 """
 
-import copy
 import json
 import os
 import subprocess
@@ -37,6 +39,53 @@ def hook_key():
         return result
 
     autograd_cache.autograd_cache_key = autograd_cache_key
+
+
+PICKLERS = []  # the last AOTAutograd cache pickler that described a key
+
+
+def hook_pickler():
+    """Keeps the pickler AOTAutograd hashes its key's parts with, to hash a graph module's parts
+    one by one (part_differences)."""
+    import torch._functorch._aot_autograd.autograd_cache as autograd_cache
+
+    pickler_class = autograd_cache.AOTAutogradCachePickler
+    original = pickler_class.debug_lines
+
+    def debug_lines(self, *args, **kwargs):
+        PICKLERS[:] = [self]
+        return original(self, *args, **kwargs)
+
+    pickler_class.debug_lines = debug_lines
+
+
+def part_differences(reference, gm):
+    """The parts of gm's pickled state (its __dict__ but the graph, and each meta entry) whose
+    hash differs from reference's, with both values' repr."""
+    if not PICKLERS:
+        return ["no pickler recorded"]
+    pickler = PICKLERS[0]
+
+    def hashed(value):
+        try:
+            return pickler.get_hash(value)
+        except Exception as error:  # a part that does not pickle is reported, not fatal
+            return "unpicklable: %r" % error
+
+    def parts(module):
+        _, (data, _imports) = module.__reduce__()
+        result = {"dict." + name: value for name, value in data.items() if name != "meta"}
+        result.update({"meta." + name: value for name, value in data.get("meta", {}).items()})
+        return result
+
+    ours, theirs = parts(gm), parts(reference)
+    lines = []
+    for name in sorted(set(ours) | set(theirs)):
+        if name not in ours or name not in theirs:
+            lines.append("%s only in %s" % (name, "A" if name in theirs else "this"))
+        elif hashed(ours[name]) != hashed(theirs[name]):
+            lines.append("%s: A %s | this %s" % (name, repr(theirs[name])[:300], repr(ours[name])[:300]))
+    return lines
 
 
 def placeholders(gm):
@@ -70,42 +119,49 @@ def main(argv):
 
     model, example = workload.load_model(model_dir)
     hook_key()
+    hook_pickler()
     report = []
+    graphs = {}
 
     def compile_a():
         torch._dynamo.reset()
         with torch.no_grad():
             torch.compile(model)(example)
 
-    graph = None
+    def capture_keep():
+        graphs["keep"] = workload.capture_graph(model, example)
 
-    def compile_variant(copier):
-        graph_module, inputs, context = graph
-        with torch._guards.tracing(context), torch.no_grad():
-            function = compile_fx(copier(graph_module), inputs)
-            function(*inputs)
+    def compile_recording():
+        """Dynamo's compile through the Inductor backend, keeping a faithful copy of the graph it
+        was given (before Inductor's passes change it), with its inputs and tracing context."""
+        inductor = torch._TorchCompileInductorWrapper(None, None, None)
 
-    runs = [("A", compile_a)]
-    variants = [("deepcopy", copy.deepcopy), ("faithful", workload.faithful_copy), ("faithful-again", workload.faithful_copy),
-                ("original", lambda gm: gm)]
+        def recording(graph_module, inputs):
+            graphs["recorded"] = (workload.faithful_copy(graph_module), list(inputs),
+                                  torch._guards.TracingContext.try_get())
+            return inductor(graph_module, inputs)
+
+        torch._dynamo.reset()
+        with torch.no_grad():
+            torch.compile(model, backend=recording)(example)
+
+    def compile_from(name):
+        def step():
+            graph_module, inputs, context = graphs[name]
+            with torch._guards.tracing(context), torch.no_grad():
+                function = compile_fx(workload.faithful_copy(graph_module), inputs)
+                function(*inputs)
+        return step
+
+    steps = [("A", compile_a), ("capture", capture_keep), ("keep-faithful", compile_from("keep")),
+             ("recording", compile_recording), ("recorded-faithful", compile_from("recorded")),
+             ("recorded-faithful-again", compile_from("recorded"))]
     reference = None
-    for name, step in runs + [("capture", None)] + variants:
-        from torch._dynamo.utils import counters
-
-        if name == "capture":
-            graph = workload.capture_graph(model, example)
-            print("captured: %s" % (graph is not None), flush=True)
-            if graph is None:
-                break
-            continue
-        copier = dict(variants).get(name)
+    for name, step in steps:
         before = workload.cache_counters()
         del CALLS[:]
         try:
-            if copier is None:
-                step()
-            else:
-                compile_variant(copier)
+            step()
         except Exception as error:  # a probe reports every failure and goes on
             print("%s: failed: %r" % (name, error), flush=True)
             report.append("%s: failed: %r" % (name, error))
@@ -123,10 +179,11 @@ def main(argv):
         report.append("== %s: key %s, caches %s" % (name, key, json.dumps(caches, sort_keys=True)))
         report += ["  carries: " + line for line in describe(gm)]
         if name != "A":
-            report += ["  only %s: %s" % (name, line) for line in details if line not in reference[1]]
-            report += ["  only A: %s" % line for line in reference[1] if line not in details]
-            if gm.code != reference[0].code:
-                report.append("  code differs")
+            report += ["  only %s: %s" % (name, line[:300]) for line in details if line not in reference[1]]
+            report += ["  only A: %s" % line[:300] for line in reference[1] if line not in details]
+            parts = part_differences(reference[0], gm)
+            report += ["  gm part differs: " + line for line in parts]
+            print("\n".join("  gm part differs: " + line[:400] for line in parts), flush=True)
     with open(os.path.join(outdir, "probe.txt"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(report) + "\n")
     return 0

@@ -8,9 +8,9 @@ own graph carries. Needs PyTorch and a GPU.
 
 builds the default route with workload.py into OUTDIR/cache (its own TORCHINDUCTOR_CACHE_DIR),
 then in this process, in order: (A) torch.compile of the model, as a tracing request; (capture)
-the graph traced once with a backend that only keeps it (workload.capture_graph); (keep-faithful)
+the graph traced once with a backend that only keeps it (the first trace-once path); (keep-faithful)
 that graph compiled with compile_fx from workload.faithful_copy; (recording) torch.compile through
-Inductor's own backend wrapped to keep a faithful copy of the graph it is given; (recorded-faithful,
+Inductor's own backend wrapped to keep a faithful copy of the graph it is given (workload.recording_backend, the path now); (recorded-faithful,
 twice) that graph compiled with compile_fx. For each compile it prints the cache counters, whether
 AOTAutograd's key equals A's and which parts of the graph module's pickled state (its attributes,
 its meta entries) hash differently from A's, and writes OUTDIR/probe.txt: every key part that
@@ -129,21 +129,24 @@ def main(argv):
             torch.compile(model)(example)
 
     def capture_keep():
-        graphs["keep"] = workload.capture_graph(model, example)
+        kept = []
 
-    def compile_recording():
-        """Dynamo's compile through the Inductor backend, keeping a faithful copy of the graph it
-        was given (before Inductor's passes change it), with its inputs and tracing context."""
-        inductor = torch._TorchCompileInductorWrapper(None, None, None)
-
-        def recording(graph_module, inputs):
-            graphs["recorded"] = (workload.faithful_copy(graph_module), list(inputs),
-                                  torch._guards.TracingContext.try_get())
-            return inductor(graph_module, inputs)
+        def keep(graph_module, inputs):
+            kept.append((graph_module, list(inputs), torch._guards.TracingContext.try_get()))
+            return graph_module.forward
 
         torch._dynamo.reset()
         with torch.no_grad():
-            torch.compile(model, backend=recording)(example)
+            torch.compile(model, backend=keep)(example)
+        torch._dynamo.reset()
+        graphs["keep"] = workload.single_graph(kept)
+
+    def compile_recording():
+        backend, recorded = workload.recording_backend()
+        torch._dynamo.reset()
+        with torch.no_grad():
+            torch.compile(model, backend=backend)(example)
+        graphs["recorded"] = workload.single_graph(recorded)
 
     def compile_from(name):
         def step():

@@ -28,15 +28,19 @@ request's own cache folder and equal the build's. Run on the H200 on 2026-12-05 
 bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
 
 With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, off by default):
-warm_setup traces the model with Dynamo once, and each request compiles that graph with Inductor
-under the build's route (compile_fx, as torch.compile's Inductor backend does) instead of tracing
-the model again (Dynamo's trace is most of a BERT request), meant to be answered by the build's
-cache. A plain deepcopy of the graph missed that cache on an H200 and an H100 (2026-12-05): the
-copy drops Dynamo's sources of the graph's inputs, which AOTAutograd's cache key holds (found with
-bench/warm_capture_probe.py); faithful_copy keeps them. A request whose captured compile loads
-other code than the build's is traced as the build was ("path": "dynamo, capture refused", the
-reason in "capture_refused"), and the process traces every later request. A model that does not
-trace to one graph of one output keeps the tracing path; metrics' "path" says which ran. With
+the process's first request traces the model as every request does, through Inductor's own backend
+wrapped to keep a faithful copy of the graph Dynamo hands it (recording_backend), and each later
+request compiles that graph with Inductor under its build's route (compile_fx, as the backend
+does) instead of tracing the model again (Dynamo's trace is most of a BERT request), meant to be
+answered by the build's cache. A graph kept by a backend that only keeps it, plainly deep-copied,
+missed both caches on an H200 and an H100 (2026-12-05): the copy drops Dynamo's sources of the
+graph's inputs, which AOTAutograd's cache key holds (found with bench/warm_capture_probe.py).
+Copied with faithful_copy, which keeps them, it compiled to the build's own code through
+Inductor's cache, but still missed AOTAutograd's (another part of the graph module differs from
+the one Dynamo hands Inductor); hence the recording. A request whose captured compile loads other
+code than the build's is traced as the build was ("path": "dynamo, capture refused", the reason
+in "capture_refused"), and the process traces every later request. A model that does not trace
+to one graph of one output keeps the tracing path; metrics' "path" says which ran. With
 ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics also hold AOTAutograd's cache key details
 ("cache_keys"), so the two paths' keys for one build can be compared part by part
 (bench/warm_measure_bench.py prints the parts that differ).
@@ -77,11 +81,13 @@ def apply_route():
     return routetune_inductor.apply_route()
 
 
-def compiled(model):
+def compiled(model, backend="inductor"):
+    """model under torch.compile (Inductor unless backend says otherwise) after the route the
+    environment names is applied, and the config entries the route set."""
     import torch
 
     applied = apply_route()
-    return torch.compile(model), applied
+    return torch.compile(model, backend=backend), applied
 
 
 LOADED_CODE = []  # paths of the generated modules Inductor loaded since the list was last cleared
@@ -290,37 +296,38 @@ def warm_setup(args):
     record_loaded_code()
     if os.environ.get("ROUTETUNE_WARM_CACHE_KEYS") == "1":
         record_cache_keys()
-    graph = capture_graph(model, example) if os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1" else None
     config.load_config(defaults)
-    return {"model": model, "example": example, "defaults": defaults, "graph": graph}
+    return {"model": model, "example": example, "defaults": defaults, "graph": None,
+            "record": os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1"}
 
 
-def capture_graph(model, example):
-    """Dynamo's FX graph of model on example, traced once (under no_grad, as every timed call
-    runs): (graph module, the inputs Dynamo passed its backend, Dynamo's tracing context: its fake
-    tensors and what it knows of the parameters), or None when the model does not trace to one
-    graph of one output (a graph break): then every request traces again."""
+def recording_backend():
+    """(Inductor's own torch.compile backend that also keeps, for each graph Dynamo gives it, a
+    faithful copy made before Inductor's passes change it, with its inputs and Dynamo's tracing
+    context; the list it keeps them in)."""
     import torch
-    import torch._dynamo
 
+    inductor = torch._TorchCompileInductorWrapper(None, None, None)
     graphs = []
 
-    def keep(graph_module, inputs):
-        graphs.append((graph_module, list(inputs), torch._guards.TracingContext.try_get()))
-        return graph_module.forward
+    def recording(graph_module, inputs):
+        graphs.append((faithful_copy(graph_module), list(inputs), torch._guards.TracingContext.try_get()))
+        return inductor(graph_module, inputs)
 
-    torch._dynamo.reset()
-    with torch.no_grad():
-        torch.compile(model, backend=keep)(example)
-    torch._dynamo.reset()
+    return recording, graphs
+
+
+def single_graph(graphs):
+    """The one recorded graph of one output that later requests can compile instead of tracing,
+    or None (the model broke into several graphs, returned several outputs, or had no context)."""
     if len(graphs) != 1:
         return None
-    graph_module, inputs, tracing = graphs[0]
+    graph_module, _inputs, tracing = graphs[0]
     output = next(iter(reversed(graph_module.graph.nodes)))
     results = output.args[0]
     if not isinstance(results, (list, tuple)) or len(results) != 1 or tracing is None:
         return None
-    return graph_module, inputs, tracing
+    return graphs[0]
 
 
 def faithful_copy(graph_module):
@@ -343,7 +350,7 @@ def faithful_copy(graph_module):
 def compiled_from_graph(graph):
     """The captured graph compiled by Inductor under the route the environment names, as a
     callable of the example input (the graph's other inputs, the parameters, are those captured):
-    compile_fx on a faithful copy, in Dynamo's own tracing context of the capture, under no_grad,
+    compile_fx on a faithful copy, in Dynamo's own tracing context of the recording, under no_grad,
     as torch.compile's Inductor backend compiles a graph, meant to be answered by the build's cache
     (the caller checks that it was: code_refusal)."""
     import torch
@@ -390,15 +397,18 @@ def warm_run(context, request):
     with open(request["artifact"], encoding="utf-8") as handle:
         built = json.load(handle).get("code_sha256", "")
     started = time.time()
-    path, refused = "dynamo", ""
-    if context.get("graph") is not None:
+    path, refused, recorded = "dynamo", "", None
+    if context["record"] and context["graph"] is None:
+        backend, recorded = recording_backend()
+        fn, path = compiled(context["model"], backend)[0], "dynamo, recording"
+    elif context["graph"] is not None:
         fn, path = compiled_from_graph(context["graph"]), "captured"
         refused = code_refusal(built, caches_before)
         if refused:
             # The captured graph compiled to other code than the build's: it cannot stand for the
             # build. Trace as the build did, and stop capturing in this process (each refusal
             # costs a compile).
-            context["graph"] = None
+            context["graph"], context["record"] = None, False
             torch._dynamo.reset()
             config.load_config(context["defaults"])
             del LOADED_CODE[:]
@@ -411,6 +421,9 @@ def warm_run(context, request):
         if "CUDA error" in str(error) or "illegal memory access" in str(error):
             raise routetune_measure.ProcessCorrupted(str(error).splitlines()[0])
         raise
+    if recorded is not None:
+        context["graph"] = single_graph(recorded)
+        context["record"] = context["graph"] is not None
     save_npy(request["output"], result)
     with open(request["metrics"], "w", encoding="utf-8") as handle:
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,

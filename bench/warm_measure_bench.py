@@ -18,7 +18,7 @@ modes, fresh and forked, last):
            others), B the first build once: the A/A check (same build, twice in one process and
            in two); C as A, with TORCHINDUCTOR_COMPILE_THREADS=1 (kernels loaded in the process,
            not through Inductor's compile workers); D as A, with ROUTETUNE_WARM_CAPTURE=1 (the
-           model traced once per process, each build compiled from that graph: workload.py)
+           first request's graph recorded, each later build compiled from it: workload.py)
            WARM_BENCH_PROCESSES picks them (default "A B C"); WARM_BENCH_FRESH=0 skips fresh and
            forked. A warm request that fails is a "warm-failed" line with its error.
 

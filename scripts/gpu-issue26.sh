@@ -12,8 +12,8 @@
 #   scripts/gpu-issue26.sh 3   inductor_cnn, warm, --time-limit 120s; then the measurement
 #                              cost alone on inductor_resnet18 (bench below, 200 s) and on
 #                              inductor_bert (150 s: where a warm request's time goes)
-#   scripts/gpu-issue26.sh 5   the trace-once warm process (bench process D: the model traced once,
-#                              each build compiled from that graph) against the tracing one (A)
+#   scripts/gpu-issue26.sh 5   the trace-once warm process (bench process D: the first request's
+#                              graph recorded, each later build compiled from it) against the tracing one (A)
 #                              on inductor_bert (200 s) and inductor_resnet18 (170 s), with the
 #                              parts of AOTAutograd's cache key that differ between the two paths
 #                              (bench_MODEL/cache_key_diff.txt)

@@ -31,17 +31,17 @@ With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, 
 the process's first request traces the model as every request does, through Inductor's own backend
 wrapped to keep a faithful copy of the graph Dynamo hands it (recording_backend), and each later
 request compiles that graph with Inductor under its build's route (compile_fx, as the backend
-does) instead of tracing the model again (Dynamo's trace is most of a BERT request), meant to be
-answered by the build's cache. A graph kept by a backend that only keeps it, plainly deep-copied,
-missed both caches on an H200 and an H100 (2026-12-05): the copy drops Dynamo's sources of the
-graph's inputs, which AOTAutograd's cache key holds (found with bench/warm_capture_probe.py).
-Copied with faithful_copy, which keeps them, it compiled to the build's own code through
-Inductor's cache, but still missed AOTAutograd's (another part of the graph module differs from
-the one Dynamo hands Inductor); hence the recording. A request whose captured compile loads other
-code than the build's is traced as the build was ("path": "dynamo, capture refused", the reason
-in "capture_refused"), and the process traces every later request. A model that does not trace
-to one graph of one output keeps the tracing path; metrics' "path" says which ran. With
-ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics also hold AOTAutograd's cache key details
+does) instead of tracing the model again (Dynamo's trace is most of a BERT request). On an H100
+(2026-12-05, bench/warm_capture_probe.py and bench/warm_measure_bench.py) every such request hit
+the build's caches and ran the build's own code, at a third of a tracing request's cost; but it
+measures another calling path than the deployed torch.compile'd model: BERT's
+triton.cudagraphs=on build 7.6% slower, its default 3% faster (docs/benchmarks.md, issue 26), so
+it stays off. (A graph kept by a backend that only keeps it missed AOTAutograd's cache, and a
+plain deepcopy drops Dynamo's input sources, which faithful_copy keeps.) A request whose
+compile from the recorded graph loads other code than the build's is traced as the build was
+("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
+every later request. A model that does not trace to one graph of one output keeps the tracing
+path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics also hold AOTAutograd's cache key details
 ("cache_keys"), so the two paths' keys for one build can be compared part by part
 (bench/warm_measure_bench.py prints the parts that differ).
 """

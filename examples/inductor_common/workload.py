@@ -41,9 +41,9 @@ plain deepcopy drops Dynamo's input sources, which faithful_copy keeps.) A reque
 compile from the recorded graph loads other code than the build's is traced as the build was
 ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
 every later request. A model that does not trace to one graph of one output keeps the tracing
-path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics also hold AOTAutograd's cache key details
-("cache_keys"), so the two paths' keys for one build can be compared part by part
-(bench/warm_measure_bench.py prints the parts that differ).
+path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics
+also hold AOTAutograd's cache key details ("cache_keys"), so the two paths' keys for one build can
+be compared part by part (bench/warm_measure_bench.py prints the parts that differ).
 """
 
 import hashlib
@@ -332,9 +332,9 @@ def single_graph(graphs):
 
 def faithful_copy(graph_module):
     """graph_module deep-copied (compile_fx's passes change the graph they are given), then given
-    back what GraphModule's deepcopy leaves behind and AOTAutograd's cache key reads: the module's
-    other attributes (Dynamo's _param_name_to_source among them; shared, not copied) and each
-    node's own attributes (a placeholder's _dynamo_source, the input's origin in the key)."""
+    back what GraphModule's deepcopy leaves behind: the module's other attributes (Dynamo's
+    _source_to_user_stacks; shared, not copied) and each node's own attributes (a placeholder's
+    _dynamo_source, the input's origin, which AOTAutograd's cache key holds)."""
     import copy
 
     copied = copy.deepcopy(graph_module)

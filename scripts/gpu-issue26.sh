@@ -17,7 +17,8 @@
 #                              on inductor_bert (200 s) and inductor_resnet18 (170 s), with the
 #                              parts of AOTAutograd's cache key that differ between the two paths
 #                              (bench_MODEL/cache_key_diff.txt)
-#   scripts/gpu-issue26.sh 6   why the trace-once path misses the build's cache: bench/warm_capture_probe.py
+#   scripts/gpu-issue26.sh 6   AOTAutograd's cache key on each path (bench/warm_capture_probe.py: which
+#                              compile hits the build's cache, which part of the graph module differs)
 #                              on $PROBE_MODELS (default inductor_bert; each under $PROBE_S, 200 s),
 #                              then bench processes D and A on inductor_bert as in phase 5
 #   scripts/gpu-issue26.sh 7   warm studies with the trace-once process (ROUTETUNE_WARM_CAPTURE=1):
@@ -153,7 +154,7 @@ case $phase in
   for model in ${PROBE_MODELS:-inductor_bert}; do
     timeout ${PROBE_S:-200} python3 bench/warm_capture_probe.py "examples/$model" "$work/probe_$model" > "$work/probe_$model.log" 2>&1
     note "warm_capture_probe $model: exit $?"
-    grep -E '^(build|captured|[a-z-]+: )' "$work/probe_$model.log" | tee -a "$summary"
+    grep -E '^(build|[a-z-]+: |  gm part differs)' "$work/probe_$model.log" | cut -c1-600 | tee -a "$summary"
     rm -rf "$work/probe_$model/cache"
     pack
   done

@@ -179,7 +179,7 @@ private:
     /// Where growth starts: the anchor with each sampled dominant knob at its fastest sampled
     /// value and each swept knob at its best value; nullopt while one of them is pending (that
     /// combination, when never built, is appended to build). If the combination fails or
-    /// measures slower than the fastest of the second stage alone, that route: the dominant
+    /// measures slower than the fastest of the second stage alone (an Ok one), that route: the dominant
     /// knobs interact (GCC's -mtune=broadwell, 4% faster alone at -Ofast, made
     /// -march=cascadelake's route 22% slower on the stencil), and growth never changes them.
     std::optional<Point> growth_start(const PointHistory& taken, const Point& anchor, std::vector<Point>& build) const {
@@ -194,7 +194,8 @@ private:
         const Observation* obs = taken.finished_observation(*swept);
         if (obs == nullptr) return std::nullopt;
         const Observation* alone = taken.finished_observation(*fastest);
-        return obs->status == Status::Ok && obs->median_s > 0 && obs->median_s <= alone->median_s ? swept : fastest;
+        bool slower_than_alone = alone->status == Status::Ok && obs->median_s > alone->median_s;
+        return obs->status == Status::Ok && obs->median_s > 0 && !slower_than_alone ? swept : fastest;
     }
 
     /// anchor with each dominant knob of the second stage at its fastest Ok sample, where that

@@ -10,7 +10,7 @@ builds the default route with workload.py into OUTDIR/cache (its own TORCHINDUCT
 then in this process, in order: (A) torch.compile of the model, as a tracing request; (capture)
 the graph traced once with a backend that only keeps it (the first trace-once path); (keep-faithful)
 that graph compiled with compile_fx from workload.faithful_copy; (recording) torch.compile through
-Inductor's own backend wrapped to keep a faithful copy of the graph it is given (workload.recording_backend, the path now); (recorded-faithful,
+Inductor's own backend wrapped to keep a faithful copy of the graph it is given (workload.dispatching_backend, the path now); (recorded-faithful,
 twice) that graph compiled with compile_fx. For each compile it prints the cache counters, whether
 AOTAutograd's key equals A's and which parts of the graph module's pickled state (its attributes,
 its meta entries) hash differently from A's, and writes OUTDIR/probe.txt: every key part that
@@ -142,7 +142,7 @@ def main(argv):
         graphs["keep"] = workload.single_graph(kept)
 
     def compile_recording():
-        backend, recorded = workload.recording_backend()
+        backend, recorded = workload.dispatching_backend()
         torch._dynamo.reset()
         with torch.no_grad():
             torch.compile(model, backend=backend)(example)
@@ -150,7 +150,7 @@ def main(argv):
 
     def compile_from(name):
         def step():
-            graph_module, inputs, context = graphs[name]
+            graph_module, inputs, context = graphs[name][:3]
             with torch._guards.tracing(context), torch.no_grad():
                 function = compile_fx(workload.faithful_copy(graph_module), inputs)
                 function(*inputs)

@@ -23,6 +23,11 @@
 #                              then bench processes D and A on inductor_bert as in phase 5
 #   scripts/gpu-issue26.sh 7   warm studies with the trace-once process (ROUTETUNE_WARM_CAPTURE=1):
 #                              $CAPTURE_STUDIES, NAME:LIMIT each (default inductor_cnn:120 inductor_bert:120)
+#   scripts/gpu-issue26.sh 8   whether the trace-once paths time a build as torch.compile runs it
+#                              (bench/warm_path_timing.py: traced, dispatch and direct, interleaved
+#                              in one process, with per-call profiles) on $PROBE_MODELS (default
+#                              inductor_bert inductor_resnet18; each under $PROBE_S, 200 s), then
+#                              bench processes D and A on inductor_bert as in phase 5
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -164,6 +169,15 @@ case $phase in
   for name in ${CAPTURE_STUDIES:-inductor_cnn:120 inductor_bert:120}; do
     OVERRUN=40 study "${name%%:*}" "${name##*:}" warm
   done ;;
+8)
+  for model in ${PROBE_MODELS:-inductor_bert inductor_resnet18}; do
+    timeout ${PROBE_S:-200} python3 bench/warm_path_timing.py "examples/$model" "$work/timing_$model" > "$work/timing_$model.log" 2>&1
+    note "warm_path_timing $model: exit $?"
+    grep -vE '^(W|I)[0-9]{4} ' "$work/timing_$model.log" | grep -E '^([0-9]+	|round|profile|r[0-9]+:|the model|Traceback|[A-Za-z]*Error)' | cut -c1-900 | tee -a "$summary"
+    rm -rf "$work/timing_$model"/r*/cache
+    pack
+  done
+  WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_bert ${BERT_BENCH_S:-200} "" "-inductor:triton.cudagraphs=on" ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -172,7 +186,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

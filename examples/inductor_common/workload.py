@@ -29,18 +29,22 @@ bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
 
 With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, off by default):
 the process's first request traces the model as every request does, through Inductor's own backend
-wrapped to keep a faithful copy of the graph Dynamo hands it (recording_backend), and each later
-request compiles that graph with Inductor under its build's route (compile_fx, as the backend
-does) instead of tracing the model again (Dynamo's trace is most of a BERT request). On an H100
-(2026-12-05, bench/warm_capture_probe.py and bench/warm_measure_bench.py) every such request hit
-the build's caches and ran the build's own code, at a third of a tracing request's cost; but it
-measures another calling path than the deployed torch.compile'd model: BERT's
-triton.cudagraphs=on build 7.6% slower, its default 3% faster (docs/benchmarks.md, issue 26), so
-it stays off. (A graph kept by a backend that only keeps it missed AOTAutograd's cache, and a
-plain deepcopy drops Dynamo's input sources, which faithful_copy keeps.) A request whose
+wrapped to keep a faithful copy of each graph Dynamo hands it (dispatching_backend) and to hand
+Dynamo a function that calls whatever compile sits in that graph's slot. Each later request keeps
+Dynamo's trace (only Inductor's CUDA graphs and config are reset), compiles the kept graph under its
+build's route into the slot (compile_into: compile_fx, as the backend does, answered by the build's
+cache), and times the traced model, so its calls go through Dynamo's guards and frame as the
+deployed torch.compile'd model's do, without tracing the model again (Dynamo's trace is most of a
+BERT request). The first version of this path (2026-12-05, an H100) called the compile directly:
+it hit the build's caches and ran the build's own code at a third of a tracing request's cost, but
+measured BERT's triton.cudagraphs=on build 7.6% slower and its default 3% faster than a tracing
+request (docs/benchmarks.md, issue 26); bench/warm_path_timing.py times the three paths side by
+side in one process. (A graph kept by a backend that only keeps it missed AOTAutograd's cache, and
+a plain deepcopy drops Dynamo's input sources, which faithful_copy keeps.) A request whose
 compile from the recorded graph loads other code than the build's is traced as the build was
 ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
-every later request. A model that does not trace to one graph of one output keeps the tracing
+every later request; so does one on which Dynamo traced the model again (a guard failed: "dynamo,
+traced again"). A model that does not trace to one graph of one output keeps the tracing
 path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics
 also hold AOTAutograd's cache key details ("cache_keys"), so the two paths' keys for one build can
 be compared part by part (bench/warm_measure_bench.py prints the parts that differ).
@@ -297,24 +301,34 @@ def warm_setup(args):
     if os.environ.get("ROUTETUNE_WARM_CACHE_KEYS") == "1":
         record_cache_keys()
     config.load_config(defaults)
-    return {"model": model, "example": example, "defaults": defaults, "graph": None,
-            "record": os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1"}
+    return {"model": model, "example": example, "defaults": defaults, "graph": None, "traced": None,
+            "recorded": [], "record": os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1"}
 
 
-def recording_backend():
-    """(Inductor's own torch.compile backend that also keeps, for each graph Dynamo gives it, a
-    faithful copy made before Inductor's passes change it, with its inputs and Dynamo's tracing
-    context; the list it keeps them in)."""
+def dispatching_backend():
+    """(a torch.compile backend: Inductor's own, which also keeps, for each graph Dynamo gives it, a
+    faithful copy made before Inductor's passes change it, with its inputs, Dynamo's tracing context
+    and the one-entry list its compiled function sits in, and returns to Dynamo a function that
+    calls whatever that list holds; the list of what it kept). A later request puts its own compile
+    of the graph in the list (compile_into), and the model Dynamo traced runs it through Dynamo's
+    guards and frame as a torch.compile'd model does."""
     import torch
 
     inductor = torch._TorchCompileInductorWrapper(None, None, None)
     graphs = []
 
-    def recording(graph_module, inputs):
-        graphs.append((faithful_copy(graph_module), list(inputs), torch._guards.TracingContext.try_get()))
-        return inductor(graph_module, inputs)
+    def dispatching(graph_module, inputs):
+        kept = (faithful_copy(graph_module), list(inputs), torch._guards.TracingContext.try_get())
+        slot = [inductor(graph_module, inputs)]
+        graphs.append(kept + (slot,))
 
-    return recording, graphs
+        def dispatch(*args, **kwargs):
+            return slot[0](*args, **kwargs)
+
+        dispatch._boxed_call = getattr(slot[0], "_boxed_call", False)
+        return dispatch
+
+    return dispatching, graphs
 
 
 def single_graph(graphs):
@@ -322,7 +336,7 @@ def single_graph(graphs):
     or None (the model broke into several graphs, returned several outputs, or had no context)."""
     if len(graphs) != 1:
         return None
-    graph_module, _inputs, tracing = graphs[0]
+    graph_module, tracing = graphs[0][0], graphs[0][2]
     output = next(iter(reversed(graph_module.graph.nodes)))
     results = output.args[0]
     if not isinstance(results, (list, tuple)) or len(results) != 1 or tracing is None:
@@ -347,25 +361,43 @@ def faithful_copy(graph_module):
     return copied
 
 
-def compiled_from_graph(graph):
-    """The captured graph compiled by Inductor under the route the environment names, as a
-    callable of the example input (the graph's other inputs, the parameters, are those captured):
-    compile_fx on a faithful copy, in Dynamo's own tracing context of the recording, under no_grad,
-    as torch.compile's Inductor backend compiles a graph, meant to be answered by the build's cache
-    (the caller checks that it was: code_refusal)."""
+def compile_into(graph):
+    """Compiles the recorded graph under the route the environment names, as torch.compile's
+    Inductor backend compiles a graph (compile_fx on a faithful copy, in Dynamo's tracing context
+    of the recording, under no_grad), meant to be answered by the build's cache (the caller checks
+    that it was: code_refusal), and puts it in the graph's slot; "" when done, else why not (its
+    calling convention differs from the recorded compile's)."""
     import torch
     from torch._inductor.compile_fx import compile_fx
 
     apply_route()
-    graph_module, inputs, context = graph
+    graph_module, inputs, context, slot = graph
     with torch._guards.tracing(context), torch.no_grad():
         function = compile_fx(faithful_copy(graph_module), inputs)
+    if getattr(function, "_boxed_call", False) != getattr(slot[0], "_boxed_call", False):
+        return "its compile's calling convention differs from the recorded one's"
+    slot[0] = function
+    return ""
 
-    def call(_example):
-        results = function(*inputs)
-        return results[0] if isinstance(results, (list, tuple)) else results
 
-    return call
+def reset_between_requests(context):
+    """Forgets what the previous request compiled: Dynamo's traces (reset) unless the process keeps
+    its recorded trace, then only the CUDA graphs Inductor recorded; and the Inductor config."""
+    import torch._dynamo
+    import torch._inductor.config as config
+
+    if context["graph"] is None:
+        torch._dynamo.reset()
+    else:
+        from torch._inductor import cudagraph_trees
+
+        cudagraph_trees.reset_cudagraph_trees()
+    config.load_config(context["defaults"])
+
+
+def stop_capturing(context):
+    """Ends the recorded path in this process: later requests trace (and reset) as a build does."""
+    context["graph"], context["traced"], context["record"] = None, None, False
 
 
 def code_refusal(built, caches_before):
@@ -380,14 +412,10 @@ def code_refusal(built, caches_before):
 
 def warm_run(context, request):
     """One run of one build in the warm process; see the module's docstring."""
-    import torch
-    import torch._dynamo
-    import torch._inductor.config as config
     import routetune_measure
 
     reset_started = time.time()
-    torch._dynamo.reset()
-    config.load_config(context["defaults"])
+    reset_between_requests(context)
     reset_s = time.time() - reset_started
     del LOADED_CODE[:]
     LOAD_SECONDS[0] = 0.0
@@ -399,20 +427,20 @@ def warm_run(context, request):
     started = time.time()
     path, refused, recorded = "dynamo", "", None
     if context["record"] and context["graph"] is None:
-        backend, recorded = recording_backend()
+        backend, recorded = dispatching_backend()
         fn, path = compiled(context["model"], backend)[0], "dynamo, recording"
     elif context["graph"] is not None:
-        fn, path = compiled_from_graph(context["graph"]), "captured"
-        refused = code_refusal(built, caches_before)
+        fn, path = context["traced"], "captured"
+        refused = compile_into(context["graph"]) or code_refusal(built, caches_before)
         if refused:
-            # The captured graph compiled to other code than the build's: it cannot stand for the
+            # The recorded graph compiled to other code than the build's: it cannot stand for the
             # build. Trace as the build did, and stop capturing in this process (each refusal
             # costs a compile).
-            context["graph"], context["record"] = None, False
-            torch._dynamo.reset()
-            config.load_config(context["defaults"])
+            stop_capturing(context)
+            reset_between_requests(context)
             del LOADED_CODE[:]
             fn, path = compiled(context["model"])[0], "dynamo, capture refused"
+        traces_before = len(context["recorded"])
     else:
         fn, _ = compiled(context["model"])
     try:
@@ -422,8 +450,13 @@ def warm_run(context, request):
             raise routetune_measure.ProcessCorrupted(str(error).splitlines()[0])
         raise
     if recorded is not None:
-        context["graph"] = single_graph(recorded)
+        context["graph"], context["traced"], context["recorded"] = single_graph(recorded), fn, recorded
         context["record"] = context["graph"] is not None
+    elif path == "captured" and len(context["recorded"]) != traces_before:
+        # Dynamo traced the model again (a guard failed), so Inductor compiled it as a tracing
+        # request would; the recorded trace no longer answers, so later requests trace.
+        path = "dynamo, traced again"
+        stop_capturing(context)
     save_npy(request["output"], result)
     with open(request["metrics"], "w", encoding="utf-8") as handle:
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,

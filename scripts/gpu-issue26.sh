@@ -173,7 +173,7 @@ case $phase in
   for model in ${PROBE_MODELS:-inductor_bert inductor_resnet18}; do
     timeout ${PROBE_S:-200} python3 bench/warm_path_timing.py "examples/$model" "$work/timing_$model" > "$work/timing_$model.log" 2>&1
     note "warm_path_timing $model: exit $?"
-    grep -vE '^(W|I)[0-9]{4} ' "$work/timing_$model.log" | grep -E '^([0-9]+	|round|profile|r[0-9]+:|the model|Traceback|[A-Za-z]*Error)' | cut -c1-900 | tee -a "$summary"
+    grep -vE '^(W|I)[0-9]{4} ' "$work/timing_$model.log" | grep -E '^([0-9]+[[:space:]]|round|profile|r[0-9]+:|the model|Traceback|[A-Za-z]*Error)' | cut -c1-900 | tee -a "$summary"
     rm -rf "$work/timing_$model"/r*/cache
     pack
   done

@@ -325,7 +325,9 @@ def dispatching_backend():
         def dispatch(*args, **kwargs):
             return slot[0](*args, **kwargs)
 
-        dispatch._boxed_call = getattr(slot[0], "_boxed_call", False)
+        # Whatever Dynamo may read off a compiled function (its calling convention, _boxed_call,
+        # above all) is read off the dispatcher as off the compile it stands for.
+        dispatch.__dict__.update(getattr(slot[0], "__dict__", {}))
         return dispatch
 
     return dispatching, graphs

@@ -58,6 +58,7 @@ def build_all(model_dir, outdir, routes):
 
 
 def use(build):
+    """Points the route and Inductor's cache folder of this process's environment at build."""
     route, cache = build
     os.environ["ROUTETUNE_INDUCTOR_ROUTE"] = route
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache

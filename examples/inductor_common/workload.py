@@ -398,8 +398,9 @@ def reset_between_requests(context):
 
 
 def stop_capturing(context):
-    """Ends the recorded path in this process: later requests trace (and reset) as a build does."""
-    context["graph"], context["traced"], context["record"] = None, None, False
+    """Ends the recorded path in this process: later requests trace (and reset) as a build does, and
+    the recorded graphs and the compiles in their slots are let go."""
+    context["graph"], context["traced"], context["recorded"], context["record"] = None, None, [], False
 
 
 def code_refusal(built, caches_before):

@@ -28,6 +28,11 @@
 #                              in one process, with per-call profiles) on $PROBE_MODELS (default
 #                              inductor_bert inductor_resnet18; each under $PROBE_S, 200 s), then
 #                              bench processes D and A on inductor_bert as in phase 5
+#   scripts/gpu-issue26.sh 9   the dispatch path against the traced one without the direct path
+#                              (DIRECT=0, $ROUNDS rounds, default 6, order alternating) on
+#                              $PROBE_MODELS (default inductor_bert, each under $PROBE_S, 120 s), then
+#                              warm studies with the trace-once process, $CAPTURE_STUDIES (default
+#                              inductor_resnet18:300 inductor_cnn:120), each under L + $OVERRUN (20) s
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -85,21 +90,21 @@ study() {
   local dir=examples/$name spec=spec.toml
   [[ $mode == warm ]] && { warm_spec "$dir" || return; spec=spec_warm.toml; }
   [[ -f $dir/eager.npy ]] || python3 examples/inductor_common/workload.py eager "$dir" "$dir/eager.npy" 2>> "$work/$name.eager.log"
-  local tag=${name}_${mode}_${limit}s
-  local store=$work/$tag.sqlite start=$SECONDS
+  local run=${name}_${mode}_${limit}s
+  local store=$work/$run.sqlite start=$SECONDS
   # Every 15 s, the study's processes (builds, fork server, warm process): which of them runs
   # and which waits, the evidence a study that ends with candidates unbuilt needs.
   (while sleep 15; do
      { echo "--- $((SECONDS - start)) s"; ps -eo pid,ppid,ni,stat,etimes,pcpu,rss,args --sort=start_time |
-         grep -E 'forked.py|forkserver|routetune|measure|compile_worker' | grep -v grep | cut -c1-220; } >> "$work/$tag.ps.log"
+         grep -E 'forked.py|forkserver|routetune|measure|compile_worker' | grep -v grep | cut -c1-220; } >> "$work/$run.ps.log"
    done) &
   local monitor=$!
   (cd "$dir" && timeout -s INT $((limit + ${OVERRUN:-180})) "$ROUTETUNE" tune "$spec" --json --jobs "$JOBS" \
-      --time-limit "${limit}s" --cache "$store" "$@" > "$work/$tag.json" 2> "$work/$tag.log")
+      --time-limit "${limit}s" --cache "$store" "$@" > "$work/$run.json" 2> "$work/$run.log")
   local code=$? wall=$((SECONDS - start))
   kill "$monitor" 2>/dev/null
-  cp -r "${store%.sqlite}/warm" "$work/$tag.warm" 2>/dev/null
-  python3 - "$work/$tag.json" "$tag" "$code" "$wall" "$limit" <<'PY' | tee -a "$summary"
+  cp -r "${store%.sqlite}/warm" "$work/$run.warm" 2>/dev/null
+  python3 - "$work/$run.json" "$run" "$code" "$wall" "$limit" <<'PY' | tee -a "$summary"
 import json, sys
 path, tag, code, wall, limit = sys.argv[1:]
 try:
@@ -178,6 +183,18 @@ case $phase in
     pack
   done
   WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench inductor_bert ${BERT_BENCH_S:-200} "" "-inductor:triton.cudagraphs=on" ;;
+9)
+  for model in ${PROBE_MODELS:-inductor_bert}; do
+    DIRECT=0 ROUNDS=${ROUNDS:-6} timeout ${PROBE_S:-120} python3 bench/warm_path_timing.py "examples/$model" "$work/timing_$model" > "$work/timing_$model.log" 2>&1
+    note "warm_path_timing $model (no direct path, ${ROUNDS:-6} rounds): exit $?"
+    grep -vE '^(W|I)[0-9]{4} ' "$work/timing_$model.log" | grep -E '^([0-9]+[[:space:]]|r[0-9]+:|the model|Traceback|[A-Za-z]*Error)' | cut -c1-300 | tee -a "$summary"
+    rm -rf "$work/timing_$model"/r*/cache
+    pack
+  done
+  export ROUTETUNE_WARM_CAPTURE=1
+  for name in ${CAPTURE_STUDIES:-inductor_resnet18:300 inductor_cnn:120}; do
+    OVERRUN=${OVERRUN:-20} study "${name%%:*}" "${name##*:}" warm
+  done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -186,7 +203,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

@@ -12,7 +12,8 @@ modes, fresh and forked, last):
   fresh    `python3 workload.py run ...`, a new process each time (twice)
   forked   through routetune's fork server, forked.py (twice; the first starts the server)
   warm     python/routetune_measure.py over workload.py, spoken to over its two pipes exactly as
-           routetune does (docs/measurement-protocol.md): two processes, A and B; A measures the
+           routetune does (docs/measurement-protocol.md): two tracing processes
+           (ROUTETUNE_WARM_CAPTURE=0: every request traces the model again), A and B; A measures the
            first build twice, then each other build, the second again and the first last (so the
            first request of a build is timed both in a new process and in one that has served
            others), B the first build once: the A/A check (same build, twice in one process and
@@ -196,11 +197,12 @@ def main(argv):
     order_a = [0, 0] + list(range(1, len(routes))) + ([1] if len(routes) > 1 else []) + ([0] if len(routes) > 1 else [])
     # C: A's order again in a process whose Inductor loads kernels in-process (compile_threads 1)
     # rather than through its pool of compile workers: does the pool slow a build's first request?
-    single = dict(builds[0][0], TORCHINDUCTOR_COMPILE_THREADS="1")
+    tracing = dict(builds[0][0], ROUTETUNE_WARM_CAPTURE="0")
+    single = dict(tracing, TORCHINDUCTOR_COMPILE_THREADS="1")
     # D: A's order again in a process that traces the model once (ROUTETUNE_WARM_CAPTURE=1) and
     # compiles each build's route from that graph: no Dynamo trace per request.
     captured = dict(builds[0][0], ROUTETUNE_WARM_CAPTURE="1")
-    processes = {"A": (order_a, builds[0][0]), "B": ([0], builds[0][0]), "C": (order_a, single), "D": (order_a, captured)}
+    processes = {"A": (order_a, tracing), "B": ([0], tracing), "C": (order_a, single), "D": (order_a, captured)}
     first_outputs, key_details = {}, {}
     for name in os.environ.get("WARM_BENCH_PROCESSES", "A B C").split():
         order, env = processes[name]

@@ -27,20 +27,23 @@ timed calls as `run`, and the hash of the generated code it loaded, which must c
 request's own cache folder and equal the build's. Run on the H200 on 2026-12-05 through
 bench/warm_measure_bench.py and one study (docs/benchmarks.md, issue 26).
 
-With ROUTETUNE_WARM_CAPTURE=1 in the warm process's environment (an experiment, off by default):
-the process's first request traces the model as every request does, through Inductor's own backend
-wrapped to keep a faithful copy of each graph Dynamo hands it (dispatching_backend) and to hand
-Dynamo a function that calls whatever compile sits in that graph's slot. Each later request keeps
-Dynamo's trace (only Inductor's CUDA graphs and config are reset), compiles the kept graph under its
-build's route into the slot (compile_into: compile_fx, as the backend does, answered by the build's
-cache), and times the traced model, so its calls go through Dynamo's guards and frame as the
-deployed torch.compile'd model's do, without tracing the model again (Dynamo's trace is most of a
-BERT request). The first version of this path (2026-12-05, an H100) called the compile directly:
-it hit the build's caches and ran the build's own code at a third of a tracing request's cost, but
-measured BERT's triton.cudagraphs=on build 7.6% slower and its default 3% faster than a tracing
-request (docs/benchmarks.md, issue 26); bench/warm_path_timing.py times the three paths side by
-side in one process. (A graph kept by a backend that only keeps it missed AOTAutograd's cache, and
-a plain deepcopy drops Dynamo's input sources, which faithful_copy keeps.) A request whose
+The warm process traces the model once (ROUTETUNE_WARM_CAPTURE=0 in its environment turns this
+off, and every request traces the model again as above): the process's first request traces the
+model through Inductor's own backend wrapped to keep a faithful copy of each graph Dynamo hands it
+(dispatching_backend) and to hand Dynamo a function that calls whatever compile sits in that
+graph's slot. Each later request keeps Dynamo's trace (only Inductor's CUDA graphs and config are
+reset), compiles the kept graph under its build's route into the slot (compile_into: compile_fx, as
+the backend does, answered by the build's cache), and times the traced model, so its calls go
+through Dynamo's guards and frame as the deployed torch.compile'd model's do, without tracing the
+model again (Dynamo's trace is most of a BERT request). On the H200 (2026-12-06,
+bench/warm_path_timing.py, six rounds in one process, the order alternating) this path timed BERT's
+default and triton.cudagraphs=on builds at 0.996 and 1.000 times (median of the rounds' ratios;
+0.993-1.008) what a tracing request times, and a request cost 0.52-0.56 s against 1.8-2.4 s
+(docs/benchmarks.md, issue 26). The first version of this path (2026-12-05, an H100) called the
+compile directly, outside Dynamo's frame: it measured BERT's triton.cudagraphs=on build 7.6% slower
+and its default 3% faster than a tracing request, so it is not used. (A graph kept by a backend
+that only keeps it missed AOTAutograd's cache, and a plain deepcopy drops Dynamo's input sources,
+which faithful_copy keeps.) A request whose
 compile from the recorded graph loads other code than the build's is traced as the build was
 ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
 every later request; so does one on which Dynamo traced the model again (a guard failed: "dynamo,
@@ -302,7 +305,7 @@ def warm_setup(args):
         record_cache_keys()
     config.load_config(defaults)
     return {"model": model, "example": example, "defaults": defaults, "graph": None, "traced": None,
-            "recorded": [], "record": os.environ.get("ROUTETUNE_WARM_CAPTURE") == "1"}
+            "recorded": [], "record": os.environ.get("ROUTETUNE_WARM_CAPTURE", "1") != "0"}
 
 
 def dispatching_backend():

@@ -33,6 +33,9 @@
 #                              $PROBE_MODELS (default inductor_bert, each under $PROBE_S, 120 s), then
 #                              warm studies with the trace-once process, $CAPTURE_STUDIES (default
 #                              inductor_resnet18:300 inductor_cnn:120), each under L + $OVERRUN (20) s
+#   scripts/gpu-issue26.sh 10  warm studies as a user runs them (the trace-once path is the default):
+#                              $STUDIES, NAME:LIMIT each (default inductor_bert:300 inductor_bert:120
+#                              inductor_mlp:120), each under L + $OVERRUN (15) s
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -195,6 +198,10 @@ case $phase in
   for name in ${CAPTURE_STUDIES:-inductor_resnet18:300 inductor_cnn:120}; do
     OVERRUN=${OVERRUN:-20} study "${name%%:*}" "${name##*:}" warm
   done ;;
+10)
+  for name in ${STUDIES:-inductor_bert:300 inductor_bert:120 inductor_mlp:120}; do
+    OVERRUN=${OVERRUN:-15} study "${name%%:*}" "${name##*:}" warm
+  done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -203,7 +210,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

@@ -34,8 +34,8 @@
 #                              warm studies with the trace-once process, $CAPTURE_STUDIES (default
 #                              inductor_resnet18:300 inductor_cnn:120), each under L + $OVERRUN (20) s
 #   scripts/gpu-issue26.sh 10  warm studies as a user runs them (the trace-once path is the default):
-#                              $STUDIES, NAME:LIMIT each (default inductor_bert:300 inductor_bert:120
-#                              inductor_mlp:120), each under L + $OVERRUN (15) s
+#                              $STUDIES, NAME:LIMIT each (default inductor_bert:240
+#                              inductor_resnet18:300), each under L + $OVERRUN (10) s
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -199,8 +199,8 @@ case $phase in
     OVERRUN=${OVERRUN:-20} study "${name%%:*}" "${name##*:}" warm
   done ;;
 10)
-  for name in ${STUDIES:-inductor_bert:300 inductor_bert:120 inductor_mlp:120}; do
-    OVERRUN=${OVERRUN:-15} study "${name%%:*}" "${name##*:}" warm
+  for name in ${STUDIES:-inductor_bert:240 inductor_resnet18:300}; do
+    OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
   done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1

@@ -9,7 +9,9 @@ one request to the next; the WORKLOAD file says how:
   warm_setup(args)            once, with ARG...: returns a context (anything)
   warm_run(context, request)  one run: writes the case's output to request["output"] and
                               {"time_ms": ...} to request["metrics"], like the spec's run command;
-                              returns {"code_sha256": HASH of the code it executed} (or {})
+                              returns {"code_sha256": HASH of the code it executed} (or {}),
+                              and optionally "path": how it ran that code (in words, e.g.
+                              "captured"), which the summary's code_identities list per build
 
 warm_run raising ProcessCorrupted (from this module) means the process can no longer be trusted
 (a CUDA fault poisons the context): the reply says "crashed" and the process exits, so routetune
@@ -88,6 +90,8 @@ def answer(request, workload, context):
         reply["status"] = "ok"
         if result.get("code_sha256"):
             reply["code_sha256"] = str(result["code_sha256"])
+        if result.get("path"):
+            reply["path"] = str(result["path"])
         return reply, False
     except ProcessCorrupted as corrupted:
         reply.update(status="crashed", message=str(corrupted) or type(corrupted).__name__)

@@ -478,7 +478,7 @@ def warm_run(context, request):
     if refused:
         raise RuntimeError(refused)
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
-    return {"code_sha256": code}
+    return {"code_sha256": code, "path": path}
 
 
 def eager(model_dir, output):

@@ -56,6 +56,7 @@ struct CodeIdentity {
     Route route;
     std::string artifact_sha256;  ///< the build's artifact
     std::string code_sha256;      ///< the code its runs executed
+    std::vector<std::string> paths;  ///< how the process says it ran that code, each way once, first seen first (e.g. "captured"; empty when it does not say)
 };
 
 /// Everything a report shows of a study.

@@ -35,6 +35,7 @@ struct LaunchResult {
     ProcessResult process;    ///< as a process would have ended (a warm run: wall_s is the request's round trip)
     std::string message;      ///< when not empty, why it failed, in place of the exit's own description
     std::string code_sha256;  ///< the code the run executed, as a warm process reports it ("" when unknown)
+    std::string path;         ///< how a warm process says it ran that code (e.g. "captured"; "" when it does not say)
 };
 
 /// Executes runs.

@@ -220,6 +220,7 @@ LaunchResult MeasurementProcess::run(const CaseLaunch& launch) {
         result.process.exit_code = status == "ok" ? 0 : 1;
         result.process.wall_s = now_s() - started;
         result.code_sha256 = reply.value("code_sha256", "");
+        result.path = reply.value("path", "");
         if (status == "failed") result.message = "case '" + launch.case_name + "' failed in " + who + ": " + said;
         return result;
     }

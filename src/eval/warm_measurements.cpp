@@ -108,7 +108,7 @@ LaunchResult WarmMeasurements::run(const CaseLaunch& launch) {
     if (!lane.process->alive()) {
         retire(lane, lane.process->ended());
     } else if (result.process.succeeded()) {
-        std::string wrong = check_code(launch, result.code_sha256);
+        std::string wrong = check_code(launch, result.code_sha256, result.path);
         if (!wrong.empty()) {
             result.process.exit_code = 1;
             result.message = wrong;
@@ -117,16 +117,20 @@ LaunchResult WarmMeasurements::run(const CaseLaunch& launch) {
     return result;
 }
 
-std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::string& code) {
+std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::string& code, const std::string& path) {
     if (code.empty()) return "";
     std::lock_guard hold(mutex_);
-    for (const auto& known : code_) {
+    for (auto& known : code_) {
         if (known.route != launch.route || known.artifact_sha256 != launch.artifact_sha256) continue;
-        if (known.code_sha256 == code) return "";
-        return "case '" + launch.case_name + "' ran code " + code.substr(0, 16) + " where an earlier run of the same build ran " +
-               known.code_sha256.substr(0, 16) + ": the measurement process did not run this build's own code";
+        if (known.code_sha256 != code)
+            return "case '" + launch.case_name + "' ran code " + code.substr(0, 16) + " where an earlier run of the same build ran " +
+                   known.code_sha256.substr(0, 16) + ": the measurement process did not run this build's own code";
+        if (!path.empty() && std::find(known.paths.begin(), known.paths.end(), path) == known.paths.end())
+            known.paths.push_back(path);
+        return "";
     }
-    code_.push_back(CodeIdentity{launch.route, launch.artifact_sha256, code});
+    code_.push_back(CodeIdentity{launch.route, launch.artifact_sha256, code, path.empty() ? std::vector<std::string>{}
+                                                                                           : std::vector<std::string>{path}});
     return "";
 }
 

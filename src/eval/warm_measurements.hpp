@@ -63,7 +63,9 @@ private:
     Lane& lane(const std::string& name);
     std::string start(Lane& lane, const std::string& name);
     void retire(Lane& lane, std::string why);
-    std::string check_code(const CaseLaunch& launch, const std::string& code);
+    /// "" when code (what a run of launch's build says it executed) is what that build's earlier
+    /// runs executed, or the build's first; else why not. Records the code and path per build.
+    std::string check_code(const CaseLaunch& launch, const std::string& code, const std::string& path);
 
     ProcessRunner& runner_;
     ProcessSpec server_;

@@ -1,11 +1,13 @@
 // "time": {"limit_s" (null without a limit), "wall_s", "within_limit", "confirmation_reserve_s",
 // "confirmation_s"}; "default_build_medians_s" with "default_build_spread"; "warm_processes":
 // [{"lane", "pid", "runs", "routes", "default_first_s", "default_last_s", "ended"}];
-// "code_identities": [{"route", "artifact_sha256", "code_sha256"}]. Absent lists are left out.
+// "code_identities": [{"route", "artifact_sha256", "code_sha256", "paths"}] (study/warm_evidence_json).
+// Absent lists are left out.
 #include "report/measurement_json.hpp"
 
 #include <cmath>
 
+#include "study/warm_evidence_json.hpp"
 #include "util/statistics.hpp"
 
 namespace routetune {
@@ -13,8 +15,6 @@ namespace routetune {
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-Json optional_number(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
 std::optional<double> number_or_null(const Json& object, const char* key) {
     auto found = object.find(key);
@@ -36,21 +36,8 @@ void put_measurement_json(Json& out, const StudySummary& summary) {
         out["default_build_medians_s"] = summary.default_build_medians_s;
         out["default_build_spread"] = relative_spread(summary.default_build_medians_s);
     }
-    if (!summary.warm_processes.empty()) {
-        Json list = Json::array();
-        for (const auto& r : summary.warm_processes) {
-            list.push_back({{"lane", r.lane}, {"pid", r.pid}, {"runs", r.runs}, {"routes", r.routes},
-                            {"default_first_s", optional_number(r.default_first_s)},
-                            {"default_last_s", optional_number(r.default_last_s)}, {"ended", r.ended}});
-        }
-        out["warm_processes"] = std::move(list);
-    }
-    if (!summary.code_identities.empty()) {
-        Json list = Json::array();
-        for (const auto& c : summary.code_identities)
-            list.push_back({{"route", c.route.to_string()}, {"artifact_sha256", c.artifact_sha256}, {"code_sha256", c.code_sha256}});
-        out["code_identities"] = std::move(list);
-    }
+    if (!summary.warm_processes.empty()) out["warm_processes"] = warm_processes_json(summary.warm_processes);
+    if (!summary.code_identities.empty()) out["code_identities"] = code_identities_json(summary.code_identities);
 }
 
 void read_measurement_json(const Json& in, StudySummary& summary) {
@@ -61,18 +48,10 @@ void read_measurement_json(const Json& in, StudySummary& summary) {
     }
     if (auto medians = in.find("default_build_medians_s"); medians != in.end() && medians->is_array())
         summary.default_build_medians_s = medians->get<std::vector<double>>();
-    if (auto list = in.find("warm_processes"); list != in.end() && list->is_array()) {
-        for (const auto& r : *list) {
-            summary.warm_processes.push_back(WarmProcessReport{r.value("lane", ""), r.value("pid", 0L), r.value("runs", std::size_t{0}),
-                                                               r.value("routes", std::size_t{0}), number_or_null(r, "default_first_s"),
-                                                               number_or_null(r, "default_last_s"), r.value("ended", "")});
-        }
-    }
-    if (auto list = in.find("code_identities"); list != in.end() && list->is_array()) {
-        for (const auto& c : *list)
-            summary.code_identities.push_back(CodeIdentity{Route::parse(c.value("route", "")), c.value("artifact_sha256", ""),
-                                                           c.value("code_sha256", "")});
-    }
+    if (auto list = in.find("warm_processes"); list != in.end() && list->is_array())
+        summary.warm_processes = warm_processes_from_json(nlohmann::json(*list));
+    if (auto list = in.find("code_identities"); list != in.end() && list->is_array())
+        summary.code_identities = code_identities_from_json(nlohmann::json(*list));
 }
 
 }  // namespace routetune

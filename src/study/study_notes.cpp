@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "study/warm_evidence_json.hpp"
+
 namespace routetune {
 
 namespace {
@@ -49,23 +51,6 @@ std::string exact(double value) {
     return text;
 }
 
-nlohmann::json optional_number(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
-
-std::string warm_processes_note(const std::vector<WarmProcessReport>& reports) {
-    auto list = nlohmann::json::array();
-    for (const auto& r : reports) {
-        list.push_back({{"lane", r.lane}, {"pid", r.pid}, {"runs", r.runs}, {"routes", r.routes},
-                        {"default_first_s", optional_number(r.default_first_s)},
-                        {"default_last_s", optional_number(r.default_last_s)}, {"ended", r.ended}});
-    }
-    return list.dump();
-}
-
-std::optional<double> number_or_null(const nlohmann::json& entry, const char* key) {
-    if (!entry.contains(key) || !entry[key].is_number()) return std::nullopt;
-    return entry[key].get<double>();
-}
-
 // A note that does not parse, or an entry of the wrong shape, leaves the summary as it was.
 template <typename Read>
 void read_list(const StudyStore& store, const char* key, Read read) {
@@ -89,23 +74,10 @@ void read_time_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "time_limit_s", summary.time_limit_s);
     read_number(store, "confirmation_reserve_s", summary.confirmation_reserve_s);
     read_number(store, "confirmation_s", summary.confirmation_s);
-    read_list(store, "warm_processes", [&](const nlohmann::json& list) {
-        std::vector<WarmProcessReport> reports;
-        for (const auto& entry : list) {
-            reports.push_back(WarmProcessReport{entry.at("lane"), entry.at("pid"), entry.at("runs"), entry.at("routes"),
-                                                number_or_null(entry, "default_first_s"),
-                                                number_or_null(entry, "default_last_s"), entry.at("ended")});
-        }
-        summary.warm_processes = std::move(reports);
-    });
-    read_list(store, "code_identities", [&](const nlohmann::json& list) {
-        std::vector<CodeIdentity> identities;
-        for (const auto& entry : list) {
-            identities.push_back(CodeIdentity{Route::parse(entry.at("route").get<std::string>()), entry.at("artifact_sha256"),
-                                              entry.at("code_sha256")});
-        }
-        summary.code_identities = std::move(identities);
-    });
+    read_list(store, "warm_processes",
+              [&](const nlohmann::json& list) { summary.warm_processes = warm_processes_from_json(list); });
+    read_list(store, "code_identities",
+              [&](const nlohmann::json& list) { summary.code_identities = code_identities_from_json(list); });
     read_list(store, "confirmation_builds", [&](const nlohmann::json& note) {
         summary.default_build_medians_s = note.at("default").get<std::vector<double>>();
         for (auto& c : summary.confirmations) {
@@ -153,13 +125,8 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
     store.write_note("time_limit_s", exact(summary.time_limit_s));
     store.write_note("confirmation_reserve_s", exact(summary.confirmation_reserve_s));
     if (summary.confirmation_s > 0) store.write_note("confirmation_s", exact(summary.confirmation_s));
-    if (!summary.warm_processes.empty()) store.write_note("warm_processes", warm_processes_note(summary.warm_processes));
-    if (!summary.code_identities.empty()) {
-        auto list = nlohmann::json::array();
-        for (const auto& c : summary.code_identities)
-            list.push_back({{"route", c.route.to_string()}, {"artifact_sha256", c.artifact_sha256}, {"code_sha256", c.code_sha256}});
-        store.write_note("code_identities", list.dump());
-    }
+    if (!summary.warm_processes.empty()) store.write_note("warm_processes", warm_processes_json(summary.warm_processes).dump());
+    if (!summary.code_identities.empty()) store.write_note("code_identities", code_identities_json(summary.code_identities).dump());
 }
 
 std::string apply_study_notes(const StudyStore& store, StudySummary& summary) {

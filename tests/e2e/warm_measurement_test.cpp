@@ -93,6 +93,8 @@ TEST_F(WarmMeasurement, OneProcessMeasuresEveryCandidateRunningEachBuildsOwnCode
         routes.insert(c.at("route").get<std::string>());
         // The fake reports the artifact's own bytes as its code: a run of another build shows.
         EXPECT_EQ(c.at("code_sha256"), c.at("artifact_sha256")) << c.dump();
+        // Each build ran at least twice (two cases), and the fake says which run was its first.
+        EXPECT_EQ(c.at("paths"), json::array({"first run of the build", "a later run"})) << c.dump();
     }
     EXPECT_EQ(routes.size(), candidates + 1) << "every build measured, the default's too, has its code recorded";
     std::string first_candidate;

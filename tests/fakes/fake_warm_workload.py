@@ -15,6 +15,8 @@ token matches a whole token of the request's route):
   FAKE_WARM_SLOW_LOAD_ON   every run of the build sleeps FAKE_WARM_SLOW_LOAD_S (default 1.5)
                            first: a build that is slow to load (Inductor's frozen constants,
                            folded again on every request), then as fast as the others
+Each reply says how the build ran ("path"): "first run of the build" for its first request in
+this process, "a later run" after it.
 Other variables:
   FAKE_WARM_DRIFT    each run of a process takes (1 + DRIFT x runs before it in that process) of
                      the artifact's time: a process that carries state from run to run
@@ -83,4 +85,4 @@ def warm_run(context, request):
     context["seen"][build] = context["seen"].get(build, 0) + 1
     if _triggered("FAKE_WARM_WRONG_CODE_ON", route) and context["seen"][build] > 1:
         code = hashlib.sha256(b"another build's code").hexdigest()
-    return {"code_sha256": code}
+    return {"code_sha256": code, "path": "first run of the build" if context["seen"][build] == 1 else "a later run"}

@@ -250,7 +250,8 @@ void add_tune_command(CLI::App& app, Action& action) {
     c->add_option("--time-limit", a->time_limit, "the whole command's wall time (90s, 5m, 1h30m): the search stops in time "
                   "for the confirmation (its cost estimated from the default's timed build and runs), running measurements "
                   "finish, the candidates not measured stay pending for --continue; a limit too short for the "
-                  "confirmation is said once the default is measured");
+                  "confirmation is said once the default is measured, and the search then uses the whole limit and "
+                  "confirms nothing (the outcome names the limit with which --continue confirms)");
     c->add_option("--max-routes", a->max_routes, "evaluate at most N candidates; refuse a larger full search");
     c->add_option("--mixed-max-knobs", a->mixed_max_knobs, "knobs combined in mixed phase two");
     c->add_option("--seed", a->seed, "seed of randomised strategies");

@@ -34,6 +34,14 @@ void ArtifactKeeper::after_evaluation(const Evaluation& e, const std::vector<Eva
 void ArtifactKeeper::finish(const std::vector<Evaluation>& evaluations, const std::optional<StudyOutcome>& outcome) {
     std::set<std::string> keep{Route{}.hash()};
     if (outcome && outcome->winner) keep.insert(outcome->winner->hash());
+    if (outcome && outcome->outcome == Outcome::Unfinished) {
+        std::optional<Evaluation> default_evaluation;
+        for (const auto& e : evaluations) {
+            if (e.route.empty()) default_evaluation = e;
+        }
+        for (const auto& e : routes_to_confirm(evaluations, default_evaluation, min_gain_, top_))
+            keep.insert(e.route.hash());
+    }
     if (keep_all_) {
         for (const auto& e : evaluations) keep.insert(e.route.hash());
     }

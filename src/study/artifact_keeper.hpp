@@ -1,7 +1,8 @@
 // Which evaluations keep their scratch folder (and so their artifact). By default the
 // default route's and exactly the routes the confirmation would take now (routes_to_confirm,
 // the confirmation's own rule, ties included) during the search, and only the default's and
-// the winner's at the end; --keep-artifacts keeps all.
+// the winner's at the end (with an unfinished outcome, the routes the confirmation would take
+// too); --keep-artifacts keeps all.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,10 @@ public:
     void after_evaluation(const Evaluation& e, const std::vector<Evaluation>& earlier,
                           const std::optional<Evaluation>& default_evaluation);
 
-    /// At the end: keeps only the default's and the winner's folders (all with keep_all), and
-    /// removes folders of routes that never finished.
+    /// At the end: keeps only the default's and the winner's folders, and while the outcome is
+    /// unfinished those of the routes the confirmation would take (`tune --continue` confirms
+    /// them without building them again); all with keep_all; removes folders of routes that
+    /// never finished.
     void finish(const std::vector<Evaluation>& evaluations, const std::optional<StudyOutcome>& outcome);
 
     /// Bytes of every file still under the work folder.

@@ -10,14 +10,17 @@
 // twice the runs), committing each finished evaluation
 // before the next; a candidate whose artifact was measured already is answered by that
 // measurement (same_as). (4) The best routes are confirmed interleaved with the default, and the
-// outcome is recorded. (5) Artifacts not worth keeping are deleted as soon as they drop out of
-// the running, and at the end. With a shared store (--store postgresql://...) the executor
+// outcome is recorded; when what --time-limit leaves as the search begins cannot hold the
+// confirmation, the search uses the limit instead and the outcome is unfinished (plan_time).
+// (5) Artifacts not worth keeping are deleted as soon as they drop out of the running, and at
+// the end. With a shared store (--store postgresql://...) the executor
 // is the study's queue: workers anywhere (and --jobs threads of one in this process) evaluate
 // the candidates, up to --queue-depth of them queued at once; the default and the
 // confirmation stay here.
 #include "study/study_runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "routetune/error.hpp"
@@ -34,6 +37,7 @@
 #include "study/queue_executor.hpp"
 #include "study/scheduler.hpp"
 #include "study/process_tracking.hpp"
+#include "study/selection.hpp"
 #include "study/study_notes.hpp"
 #include "study/study_opening.hpp"
 #include "study/winner_minimizer.hpp"
@@ -65,6 +69,60 @@ SchedulerOptions scheduler_options(const Spec& spec, const TuneOptions& options,
     return scheduler;
 }
 
+// What a command needs after its search under --time-limit, from what the study has timed.
+struct TimeNeeds {
+    ConfirmationCost confirmation;  ///< the confirmation of the routes it would take now
+    double measurement_s = 0;       ///< a candidate's measurement, which may be running when the search stops
+    double closing_s = 0;           ///< closing the warm measurement processes (0 without them)
+
+    /// What the search keeps free when the confirmation fits: all three.
+    double with_confirmation_s() const { return confirmation.total_s() + measurement_s + closing_s; }
+    /// What the search keeps free when it does not: the measurement and the closing alone.
+    double without_confirmation_s() const { return measurement_s + closing_s; }
+};
+
+// The needs of a study whose default measured as baseline says, its confirmation planned over
+// the ledger's evaluations (warm: the runs go to warm measurement processes).
+TimeNeeds time_needs(const Spec& spec, const TuneOptions& options, const StudyLedger& ledger,
+                     const RunBaseline& baseline, bool warm) {
+    const TimingSpec& timing = spec.timing;
+    RunCost run = default_run_cost(baseline);
+    TimeNeeds needs;
+    // A candidate's measurement: its first run loads it, the later ones and the paired default's (D C) do not.
+    int runs = timing.warmup + timing.repeats;
+    needs.measurement_s = run.first_s + (runs - 1) * run.repeat_s + (baseline.paired_default ? runs * run.repeat_s : 0);
+    std::size_t lanes = static_cast<std::size_t>(std::max(options.measure_lanes, 1));
+    needs.closing_s = warm ? warm_closing_s(lanes, run.repeat_s) : 0;
+    needs.confirmation = planned_confirmation(timing, std::max(options.jobs, 1), run, ledger.evaluations(),
+                                              *ledger.default_evaluation());
+    return needs;
+}
+
+// True when the search evaluated candidates and the confirmation would take none of them: the
+// default stays, an outcome that costs no measurement.
+bool nothing_to_confirm(const StudyLedger& ledger, const TimingSpec& timing) {
+    const std::vector<Evaluation>& evaluations = ledger.evaluations();
+    return ledger.candidates_done() > 0 &&
+           confirmation_candidates(evaluations, *ledger.default_evaluation(), timing.min_gain, timing.confirm_top).empty();
+}
+
+// The outcome's message when the confirmation did not fit: what it needs, what the search
+// evaluated within limit_s, and the limit with which `tune --continue` confirms (setup_s: what
+// this command took before its study began, which a --continue takes again).
+std::string unconfirmed_note(const StudyLedger& ledger, const TimeNeeds& needs, double limit_s, double setup_s) {
+    std::size_t evaluated = ledger.candidates_done();
+    char text[600];
+    std::snprintf(text, sizeof text,
+                  "the confirmation needs about %.0f s (%s), more than what --time-limit %.0f s left when the search "
+                  "began: nothing is confirmed; the search used the limit and has evaluated %zu candidate%s, %s "
+                  "figures search-phase and unconfirmed; `tune --continue` with a limit of at least %.0f s confirms "
+                  "the best of them, and a longer one searches on first",
+                  needs.confirmation.total_s(), needs.confirmation.describe().c_str(), limit_s, evaluated,
+                  evaluated == 1 ? "" : "s", evaluated == 1 ? "its" : "their",
+                  std::ceil(setup_s + needs.with_confirmation_s()));
+    return text;
+}
+
 }  // namespace
 
 StudyRunner::StudyRunner(StudySetup& setup, TuneOptions options, ProcessRunner& runner, const Clock& clock)
@@ -93,6 +151,7 @@ StudySummary StudyRunner::run() {
     if (options_.started_s) ledger.count_from(*options_.started_s);
     ledger.on_progress(progress_);
     ledger.load();
+    setup_s_ = ledger.elapsed_s();
     if (!setup_.strategy) throw RuntimeFailure("a study setup runs one study: its strategy was taken already");
     std::unique_ptr<Strategy> strategy = std::move(setup_.strategy);
     std::unique_ptr<EvaluationExecutor> executor;
@@ -123,13 +182,20 @@ StudySummary StudyRunner::run() {
     RunBaseline baseline = make_run_baseline(spec, paths_);
     if (queue_) queue_->publish_baseline(baseline);
     pair_with_default(evaluator, *ledger.default_evaluation(), baseline);
-    bool fits = plan_time(scheduler, ledger, baseline, evaluator.warm_measurements() != nullptr);
+    bool warm = evaluator.warm_measurements() != nullptr;
+    bool fits = plan_time(scheduler, ledger, baseline, warm);
     if (!scheduler.search(baseline)) throw Interrupted(ledger.remaining_text(where_.redacted()));
     reserve_s_ = scheduler.reserved_s();
     if (queue_) queue_->close();
     std::optional<StudyOutcome> recorded = store->read_outcome();
-    if (!fits && ledger.candidates_done() == 0) record_unconfirmed(*store);
-    else if (ledger.added() || !recorded || recorded->outcome == Outcome::Unfinished) confirm(evaluator, baseline, ledger, *store);
+    if (ledger.added() || !recorded || recorded->outcome == Outcome::Unfinished) {
+        if (fits || nothing_to_confirm(ledger, spec.timing)) {
+            confirm(evaluator, baseline, ledger, *store);
+        } else {
+            TimeNeeds needs = time_needs(spec, options_, ledger, baseline, warm);
+            record_unconfirmed(*store, unconfirmed_note(ledger, needs, spec.search.time_limit_s, setup_s_));
+        }
+    }
     return finish(evaluator, *store, ledger, keeper);
 }
 
@@ -145,41 +211,35 @@ StudySummary StudyRunner::finish(const Evaluator& evaluator, StudyStore& store, 
 // --time-limit covers the whole command: the search keeps the confirmation's estimated cost
 // (and one measurement, which may be running when it stops, and the closing of the warm
 // measurement processes: each measures the default once more and quits) free, re-estimated as
-// the routes it would confirm change; a limit that cannot hold even the confirmation is said now.
+// the routes it would confirm change. A limit that cannot hold even the confirmation is said now,
+// and decided now: the search keeps only the measurement and the closing free, so it uses the
+// limit, and the confirmation does not run in this command, even should it fit after all.
 bool StudyRunner::plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline, bool warm) {
-    const Spec& spec = setup_.spec;
-    double limit = spec.search.time_limit_s;
+    double limit = setup_.spec.search.time_limit_s;
     if (limit <= 0 || ledger.default_evaluation()->status != Status::Ok) return true;
-    const TimingSpec& timing = spec.timing;
-    RunCost run = default_run_cost(baseline);
-    // A candidate's measurement: its first run loads it, the later ones and the paired default's (D C) do not.
-    int runs = timing.warmup + timing.repeats;
-    double measurement_s = run.first_s + (runs - 1) * run.repeat_s + (baseline.paired_default ? runs * run.repeat_s : 0);
-    double closing_s = warm ? warm_closing_s(static_cast<std::size_t>(std::max(options_.measure_lanes, 1)), run.repeat_s) : 0;
-    int jobs = std::max(options_.jobs, 1);
-    auto plan = [&timing, &ledger, run, jobs] {
-        return planned_confirmation(timing, jobs, run, ledger.evaluations(), *ledger.default_evaluation());
-    };
-    scheduler.keep_free([plan, measurement_s, closing_s] { return plan().total_s() + measurement_s + closing_s; });
-    ConfirmationCost cost = plan();
+    auto needs = [this, &ledger, baseline, warm] { return time_needs(setup_.spec, options_, ledger, baseline, warm); };
+    TimeNeeds now = needs();
     double left = limit - ledger.elapsed_s();
-    if (cost.total_s() + closing_s <= left) return true;
-    char text[400];
+    if (now.confirmation.total_s() + now.closing_s <= left) {
+        scheduler.keep_free([needs] { return needs().with_confirmation_s(); });
+        return true;
+    }
+    scheduler.keep_free([now] { return now.without_confirmation_s(); });
+    char text[500];
     std::snprintf(text, sizeof text,
                   "the confirmation needs about %.0f s (%s), more than the %.0f s that --time-limit %.0f s leaves after "
-                  "%.0f s: nothing more is searched or confirmed; a limit of at least %.0f s fits it (with --continue, "
-                  "what was measured is kept)",
-                  cost.total_s(), cost.describe().c_str(), std::max(left, 0.0), limit, ledger.elapsed_s(),
-                  ledger.elapsed_s() + cost.total_s() + measurement_s + closing_s);
-    time_note_ = text;
-    if (notice_) notice_(time_note_);
+                  "%.0f s: the search goes on to the limit and nothing is confirmed; a limit of at least %.0f s "
+                  "fits it",
+                  now.confirmation.total_s(), now.confirmation.describe().c_str(), std::max(left, 0.0), limit,
+                  ledger.elapsed_s(), std::ceil(ledger.elapsed_s() + now.with_confirmation_s()));
+    if (notice_) notice_(text);
     return false;
 }
 
-void StudyRunner::record_unconfirmed(StudyStore& store) const {
+void StudyRunner::record_unconfirmed(StudyStore& store, const std::string& message) const {
     StudyOutcome outcome;
     outcome.outcome = Outcome::Unfinished;
-    outcome.message = time_note_;
+    outcome.message = message;
     outcome.recorded_at = iso8601_utc_now();
     store.record_outcome(outcome);
 }
@@ -205,9 +265,8 @@ bool StudyRunner::evaluate_default(Scheduler& scheduler, StudyLedger& ledger, St
                   "was stopped and nothing was measured; a limit longer than the default's build is needed "
                   "(--continue builds it again)",
                   setup_.spec.search.time_limit_s, ledger.elapsed_s());
-    time_note_ = text;
-    if (notice_) notice_(time_note_);
-    record_unconfirmed(store);
+    if (notice_) notice_(text);
+    record_unconfirmed(store, text);
     return false;
 }
 

@@ -61,10 +61,12 @@ public:
 
 private:
     /// Keeps free, under --time-limit, what the command needs after its search (the confirmation,
-    /// a measurement in progress, and with warm processes their closing); false when even that
-    /// does not fit in what is left, which is said.
+    /// a measurement in progress, and with warm processes their closing); false when the
+    /// confirmation does not fit in what is left, which is said: then only the measurement and
+    /// the closing are kept free, and nothing is to be confirmed in this command.
     bool plan_time(Scheduler& scheduler, const StudyLedger& ledger, const RunBaseline& baseline, bool warm);
-    void record_unconfirmed(StudyStore& store) const;
+    /// Records the study's outcome as unfinished, message saying why.
+    void record_unconfirmed(StudyStore& store, const std::string& message) const;
     void close_warm_processes(const Evaluator& evaluator);
     /// Evaluates the default route; false when the time limit came first (the outcome, unfinished,
     /// says so). Throws Interrupted.
@@ -89,7 +91,7 @@ private:
     MinimizationProgressCallback minimization_progress_;
     NoticeCallback notice_;
     ExecutorFactory executor_factory_;
-    std::string time_note_;                          ///< why the confirmation cannot fit ("" when it can)
+    double setup_s_ = 0;                             ///< what the command took before its study began
     double reserve_s_ = 0;                           ///< what the search kept free for the confirmation
     double confirmation_s_ = 0;                      ///< what the confirmation took
     std::vector<WarmProcessReport> warm_reports_;    ///< the warm measurement processes, once closed

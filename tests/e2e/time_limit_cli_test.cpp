@@ -125,27 +125,134 @@ TEST(TimeLimitCli, TheWallTimeAgainstTheLimitIsTheWholeCommands) {
     EXPECT_GT(reported, wall_s - 0.5) << "the reported wall time leaves out the setup (" << wall_s - reported << " s)";
 }
 
-// A limit that cannot hold even the confirmation (three fresh builds of each route at 1 s each,
-// one at a time) is said as soon as the default's cost is known, not after a search.
-TEST(TimeLimitCli, ALimitTooShortForTheConfirmationIsSaidOnceTheDefaultIsMeasured) {
-    fs::path specs = scratch_specs();
+// quick_confirmation_spec whose confirmation builds every route three times afresh, one build at
+// a time: with builds of 1 s (FAKE_BUILD_SLEEP_S) it needs about 6 s.
+fs::path rebuilding_confirmation_spec(const fs::path& specs) {
     fs::path spec = quick_confirmation_spec(specs);
     std::string text = read_file(spec).value_or("");
     text.replace(text.find("confirm_rounds = 2\n"), 19, "confirm_rounds = 2\nconfirm_rebuild = true\nconfirm_builds = 3\n");
     write_file(spec, text);
-    std::map<std::string, std::string> env{{"FAKE_BUILD_SLEEP_S", "1"}};
+    return spec;
+}
+
+std::size_t measured_evaluations(const json& summary) {
+    std::size_t measured = 0;
+    for (const auto& e : summary.at("evaluations")) measured += e.at("status") != "pending";
+    return measured;
+}
+
+// The limit the outcome's message gives for `tune --continue` ("... a limit of at least 7 s
+// confirms ..."); 0 when it gives none.
+double continue_limit_s(const std::string& message) {
+    const std::string lead = "`tune --continue` with a limit of at least ";
+    auto at = message.find(lead);
+    return at == std::string::npos ? 0 : std::stod(message.substr(at + lead.size()));
+}
+
+// A limit that cannot hold even the confirmation (three fresh builds of each route at 1 s each,
+// one at a time: about 6 s, with a 5 s limit) is said as soon as the default's cost is known; the
+// search then uses the limit (each candidate builds for 1 s and measures in a moment), and
+// nothing is confirmed: the outcome says what the confirmation needs and the limit with which
+// `tune --continue` confirms.
+TEST(TimeLimitCli, ALimitTooShortForTheConfirmationIsSaidOnceTheDefaultIsMeasuredAndTheSearchUsesIt) {
+    fs::path specs = scratch_specs();
+    fs::path spec = rebuilding_confirmation_spec(specs);
     ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery's probes without the sleep
-    CliResult r = run_cli({"tune", spec.filename().string(), "--time-limit", "5s", "--json"}, specs, env);
+    constexpr double kLimit = 5;
+    auto start = std::chrono::steady_clock::now();
+    CliResult r = run_cli({"tune", spec.filename().string(), "--time-limit", "5s", "--json"}, specs, {{"FAKE_BUILD_SLEEP_S", "1"}});
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(r.exit_code, 0) << r.err;
     json s = json::parse(r.out);
-    EXPECT_EQ(s.at("outcome"), "unfinished");
-    std::size_t measured = 0;  // a build started beside the default's measurement is left pending
-    for (const auto& e : s.at("evaluations")) measured += e.at("status") != "pending";
-    EXPECT_EQ(measured, 1u) << "a candidate was searched";
-    EXPECT_NE(r.err.find("the confirmation needs about"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("waves of fresh builds"), std::string::npos) << r.err;
-    EXPECT_NE(s.at("message").get<std::string>().find("nothing more is searched or confirmed"), std::string::npos) << s.dump(2);
-    EXPECT_LT(s.at("time").at("wall_s").get<double>(), 5) << "it said so at the end";
+    EXPECT_EQ(s.at("outcome"), "unfinished") << r.err;
+    EXPECT_TRUE(s.at("winner").is_null()) << s.at("winner").dump();
+    std::size_t measured = measured_evaluations(s);
+    EXPECT_GT(measured, 1u) << "no candidate was searched: " << r.err;
+    auto notice = r.err.find("the confirmation needs about");
+    ASSERT_NE(notice, std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("waves of fresh builds", notice), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the search goes on to the limit and nothing is confirmed", notice), std::string::npos) << r.err;
+    // The progress lines ("  <status>  <route>"): the default's comes before the notice, every candidate's after it.
+    auto default_line = r.err.find("  ok  (default)\n");
+    ASSERT_NE(default_line, std::string::npos) << r.err;
+    EXPECT_LT(default_line, notice) << r.err;
+    EXPECT_LT(notice, r.err.find("\n  ", default_line)) << "said after a candidate was measured: " << r.err;
+    std::string message = s.at("message").get<std::string>();
+    EXPECT_NE(message.find("the confirmation needs about"), std::string::npos) << message;
+    EXPECT_NE(message.find("nothing is confirmed; the search used the limit and has evaluated " +
+                           std::to_string(measured - 1) + " candidate"),
+              std::string::npos)
+        << message;
+    EXPECT_GT(continue_limit_s(message), 6) << "the confirmation alone needs 6 s of builds: " << message;
+    EXPECT_LE(s.at("time").at("wall_s").get<double>(), kLimit + 0.5) << r.err;
+    EXPECT_LT(wall_s, kLimit + 2) << "the process ran well past the limit: " << r.err;
+}
+
+// After a study whose confirmation did not fit (10 interleaved rounds of 0.2 s against a 5 s
+// limit, each search measurement about 1.2 s: 3 runs paired with 3 of the default), `tune
+// --continue` with the limit the outcome names confirms the best route: nothing the search
+// measured is measured or built again (the confirmation reuses the kept artifacts), and the
+// command ends within that limit. Its builds hang (30 s): a candidate the search starts in the
+// moment that limit leaves it is cancelled, and a rebuild of the winner would show.
+TEST(TimeLimitCli, ContinueWithTheLimitTheOutcomeNamesConfirmsWhatTheSearchMeasured) {
+    fs::path specs = scratch_specs();
+    fs::path spec = quick_confirmation_spec(specs);
+    std::string text = read_file(spec).value_or("");
+    text.replace(text.find("confirm_rounds = 2\n"), 19, "confirm_rounds = 10\n");
+    write_file(spec, text);
+    fs::path cache = specs / ".routetune/fake_timed.sqlite";
+    fs::path compiler_log = specs / "compiler.log";
+    std::map<std::string, std::string> env{{"FAKE_RUN_SLEEP_S", "0.1"}, {"FAKE_JITTER", "0"}};
+    ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery before the clock
+    CliResult limited = run_cli({"tune", spec.filename().string(), "--time-limit", "5s", "--json"}, specs, env);
+    ASSERT_EQ(limited.exit_code, 0) << limited.err;
+    json first = json::parse(limited.out);
+    ASSERT_EQ(first.at("outcome"), "unfinished") << limited.err;
+    double limit_s = continue_limit_s(first.at("message").get<std::string>());
+    ASSERT_GT(limit_s, 4) << first.at("message");
+    std::map<std::string, std::string> measured;  // route -> finished_at
+    for (const auto& e : StudyStore::open_read_only(cache)->evaluations(CaseRows::Skip)) {
+        if (e.status != Status::Pending) measured[e.route.to_string()] = e.finished_at;
+    }
+    ASSERT_EQ(measured.count("-O=3"), 1u) << "the test needs the winner measured in the search: " << limited.err;
+
+    env["FAKE_CC_LOG"] = compiler_log.string();
+    env["FAKE_BUILD_SLEEP_S"] = "30";
+    std::string limit = std::to_string(static_cast<int>(limit_s)) + "s";
+    CliResult resumed =
+        run_cli({"tune", spec.filename().string(), "--continue", "--time-limit", limit, "--json"}, specs, env);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    json s = json::parse(resumed.out);
+    EXPECT_EQ(s.at("outcome"), "improved") << resumed.err;
+    EXPECT_EQ(s.at("winner").at("route"), "-O=3") << resumed.out;
+    EXPECT_GT(s.at("time").at("confirmation_s").get<double>(), 0) << resumed.err;
+    EXPECT_TRUE(s.at("time").at("within_limit").get<bool>()) << resumed.err;
+    for (const auto& e : StudyStore::open_read_only(cache)->evaluations(CaseRows::Skip)) {
+        auto before = measured.find(e.route.to_string());
+        if (before != measured.end()) EXPECT_EQ(e.finished_at, before->second) << before->first << " was evaluated again";
+    }
+    for (const auto& [route, finished_at] : measured) {
+        if (!route.empty()) EXPECT_EQ(resumed.err.find("  " + route + "\n"), std::string::npos) << route << ": " << resumed.err;
+    }
+    EXPECT_EQ(read_file(compiler_log).value_or("").find(" -O3 "), std::string::npos) << "-O=3 was built again";
+}
+
+// A search that uses the limit and measures no candidate the confirmation would take (min_gain
+// 30%: the fastest accurate route is 1.25x) ends with the default staying, which costs no
+// measurement, not unfinished.
+TEST(TimeLimitCli, ASearchThatUsedTheLimitAndFoundNothingToConfirmLeavesTheDefault) {
+    fs::path specs = scratch_specs();
+    fs::path spec = rebuilding_confirmation_spec(specs);
+    std::string text = read_file(spec).value_or("");
+    text.replace(text.find("min_gain = 0.02\n"), 16, "min_gain = 0.3\n");
+    write_file(spec, text);
+    ASSERT_EQ(run_cli({"knobs", spec.filename().string()}, specs).exit_code, 0);  // discovery's probes without the sleep
+    CliResult r = run_cli({"tune", spec.filename().string(), "--time-limit", "5s", "--json"}, specs, {{"FAKE_BUILD_SLEEP_S", "1"}});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("the search goes on to the limit and nothing is confirmed"), std::string::npos) << r.err;
+    json s = json::parse(r.out);
+    EXPECT_EQ(s.at("outcome"), "default-stays") << s.at("message");
+    EXPECT_GT(measured_evaluations(s), 1u) << r.err;
 }
 
 // A limit shorter than the default's own build (every build sleeps 30 s, the limit is 2 s): the

@@ -1,6 +1,6 @@
 // The artifact keeper keeps exactly the scratch folders the confirmation will use
 // (routes_to_confirm, the confirmation's own rule): never one the confirmation would have to
-// rebuild, ties in median included.
+// rebuild, ties in median included, also at the end of a study left unfinished.
 #include "study/artifact_keeper.hpp"
 
 #include <gtest/gtest.h>
@@ -94,6 +94,23 @@ TEST_F(ArtifactKeeperTest, BeforeTheDefaultIsKnownNothingOkIsDropped) {
     EXPECT_TRUE(kept(routes[0]));
     EXPECT_TRUE(kept(routes[1]));
     EXPECT_FALSE(kept(routes[2]));
+}
+
+TEST_F(ArtifactKeeperTest, AtTheEndAnUnfinishedStudyKeepsWhatItsConfirmationWouldTake) {
+    Evaluation base = evaluation("", 1.0);
+    std::vector<Evaluation> all{base, evaluation("-a=1", 0.8), evaluation("-a=2", 0.99)};
+    StudyOutcome outcome;
+    outcome.outcome = Outcome::Unfinished;
+    ArtifactKeeper keeper(paths_, false, 1, 0.02);
+    keeper.finish(all, outcome);
+    EXPECT_TRUE(kept(all[0])) << "the default";
+    EXPECT_TRUE(kept(all[1])) << "`tune --continue` would build it again to confirm it";
+    EXPECT_FALSE(kept(all[2])) << "not min_gain faster than the default";
+
+    outcome.outcome = Outcome::DefaultStays;
+    keeper.finish(all, outcome);
+    EXPECT_TRUE(kept(all[0]));
+    EXPECT_FALSE(kept(all[1])) << "a decided study keeps the default's and the winner's alone";
 }
 
 }  // namespace

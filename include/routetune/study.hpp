@@ -84,6 +84,7 @@ struct StudySummary {
     double time_limit_s = 0;                         ///< --time-limit (0: none)
     double confirmation_reserve_s = 0;               ///< what the search kept free for the confirmation (estimate)
     double confirmation_s = 0;                       ///< what the confirmation took
+    double confirmation_deadline_s = 0;              ///< seconds into the command by which the confirmation had to end: the limit less closing the warm processes (0: no limit, or no confirmation ran)
     std::vector<double> default_build_medians_s;     ///< the confirmation's fresh builds of the default: each one's median
     std::vector<WarmProcessReport> warm_processes;   ///< the warm measurement processes of the last tune
     std::vector<CodeIdentity> code_identities;       ///< per build measured warm: the code its runs executed

@@ -161,7 +161,13 @@ void print_cautions(const StudySummary& summary, const Spec& spec) {
         std::snprintf(text, sizeof text, "wall time %.1f s of the %s --time-limit%s; the search kept %.1f s free for the "
                       "confirmation and the end of the study; the confirmation took %.1f s", summary.wall_s, format_duration(limit).c_str(),
                       summary.wall_s > limit ? " (over it)" : "", summary.confirmation_reserve_s, summary.confirmation_s);
-        std::cerr << "routetune: " << text << "\n";
+        std::cerr << "routetune: " << text;
+        if (summary.confirmation_deadline_s > 0 && summary.confirmation_deadline_s < limit) {
+            std::snprintf(text, sizeof text, ", and had to end by %.1f s, leaving the closing of the warm measurement "
+                          "processes inside the limit", summary.confirmation_deadline_s);
+            std::cerr << text;
+        }
+        std::cerr << "\n";
     }
 }
 

@@ -1,5 +1,5 @@
 // "time": {"limit_s" (null without a limit), "wall_s", "within_limit", "confirmation_reserve_s",
-// "confirmation_s"}; "default_build_medians_s" with "default_build_spread"; "warm_processes":
+// "confirmation_s", "confirmation_deadline_s" (null when none)}; "default_build_medians_s" with "default_build_spread"; "warm_processes":
 // [{"lane", "pid", "runs", "routes", "default_first_s", "default_last_s", "ended"}];
 // "code_identities": [{"route", "artifact_sha256", "code_sha256", "paths"}] (study/warm_evidence_json).
 // Absent lists are left out.
@@ -31,6 +31,7 @@ void put_measurement_json(Json& out, const StudySummary& summary) {
     time["within_limit"] = summary.time_limit_s > 0 ? Json(summary.wall_s <= summary.time_limit_s) : Json(nullptr);
     time["confirmation_reserve_s"] = summary.confirmation_reserve_s;
     time["confirmation_s"] = summary.confirmation_s;
+    time["confirmation_deadline_s"] = summary.confirmation_deadline_s > 0 ? Json(summary.confirmation_deadline_s) : Json(nullptr);
     out["time"] = std::move(time);
     if (!summary.default_build_medians_s.empty()) {
         out["default_build_medians_s"] = summary.default_build_medians_s;
@@ -45,6 +46,7 @@ void read_measurement_json(const Json& in, StudySummary& summary) {
         summary.time_limit_s = number_or_null(*time, "limit_s").value_or(0);
         summary.confirmation_reserve_s = number_or_null(*time, "confirmation_reserve_s").value_or(0);
         summary.confirmation_s = number_or_null(*time, "confirmation_s").value_or(0);
+        summary.confirmation_deadline_s = number_or_null(*time, "confirmation_deadline_s").value_or(0);
     }
     if (auto medians = in.find("default_build_medians_s"); medians != in.end() && medians->is_array())
         summary.default_build_medians_s = medians->get<std::vector<double>>();

@@ -74,6 +74,7 @@ void read_time_notes(const StudyStore& store, StudySummary& summary) {
     read_number(store, "time_limit_s", summary.time_limit_s);
     read_number(store, "confirmation_reserve_s", summary.confirmation_reserve_s);
     read_number(store, "confirmation_s", summary.confirmation_s);
+    read_number(store, "confirmation_deadline_s", summary.confirmation_deadline_s);
     read_list(store, "warm_processes",
               [&](const nlohmann::json& list) { summary.warm_processes = warm_processes_from_json(list); });
     read_list(store, "code_identities",
@@ -125,6 +126,8 @@ void record_study_notes(StudyStore& store, const StudySummary& summary, std::str
     store.write_note("time_limit_s", exact(summary.time_limit_s));
     store.write_note("confirmation_reserve_s", exact(summary.confirmation_reserve_s));
     if (summary.confirmation_s > 0) store.write_note("confirmation_s", exact(summary.confirmation_s));
+    if (summary.confirmation_deadline_s > 0)
+        store.write_note("confirmation_deadline_s", exact(summary.confirmation_deadline_s));
     if (!summary.warm_processes.empty()) store.write_note("warm_processes", warm_processes_json(summary.warm_processes).dump());
     if (!summary.code_identities.empty()) store.write_note("code_identities", code_identities_json(summary.code_identities).dump());
 }

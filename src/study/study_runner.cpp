@@ -305,7 +305,13 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     if (options_.measure_lanes > 1) pinned.emplace("CUDA_VISIBLE_DEVICES", "0");  // every confirmation run on one GPU
     ConfirmationRunner confirmation(evaluator, baseline, setup_.spec.timing, pinned);
     confirmation.build_jobs(options_.jobs);
-    if (setup_.spec.search.time_limit_s > 0) confirmation.within(clock_, ledger.started_s() + setup_.spec.search.time_limit_s);
+    double limit = setup_.spec.search.time_limit_s;
+    if (limit > 0) {
+        // Closing the warm processes comes after the confirmation, inside the limit too.
+        double closing_s = time_needs(setup_.spec, options_, ledger, baseline, evaluator.warm_measurements() != nullptr).closing_s;
+        confirmation_deadline_s_ = limit - closing_s;
+        confirmation.within(clock_, ledger.started_s() + confirmation_deadline_s_);
+    }
     double began = clock_.now_s();
     if (confirmation_progress_) {
         confirmation.on_progress([this, &ledger](ConfirmationProgress p) {
@@ -345,6 +351,7 @@ StudySummary StudyRunner::summarize(const StudyStore& store, const StudyLedger& 
     summary.time_limit_s = setup_.spec.search.time_limit_s;
     summary.confirmation_reserve_s = reserve_s_;
     if (confirmation_s_ > 0) summary.confirmation_s = confirmation_s_;
+    if (confirmation_deadline_s_ > 0) summary.confirmation_deadline_s = confirmation_deadline_s_;
     if (!warm_reports_.empty()) summary.warm_processes = warm_reports_;
     if (!code_identities_.empty()) summary.code_identities = code_identities_;
     return summary;

@@ -94,6 +94,7 @@ private:
     double setup_s_ = 0;                             ///< what the command took before its study began
     double reserve_s_ = 0;                           ///< what the search kept free for the confirmation
     double confirmation_s_ = 0;                      ///< what the confirmation took
+    double confirmation_deadline_s_ = 0;             ///< when the confirmation had to end, seconds into the command (0: none)
     std::vector<WarmProcessReport> warm_reports_;    ///< the warm measurement processes, once closed
     std::vector<CodeIdentity> code_identities_;
 };

@@ -104,6 +104,7 @@ TEST(TimeLimitCli, AStudyEndsWithinItsLimitWithAConfirmedResult) {
     EXPECT_TRUE(s.at("time").at("within_limit").get<bool>());
     EXPECT_GT(s.at("time").at("confirmation_reserve_s").get<double>(), 0.8) << "2 passes x 2 routes x 0.2 s, and a measurement";
     EXPECT_GT(s.at("time").at("confirmation_s").get<double>(), 0);
+    EXPECT_EQ(s.at("time").at("confirmation_deadline_s").get<double>(), kLimit) << "no warm processes to close after it";
     EXPECT_LT(wall_s, kLimit + 1) << "the process (startup and catalog included) ran well past the limit";
     std::size_t measured = 0;
     for (const auto& e : s.at("evaluations")) measured += e.at("status") != "pending";

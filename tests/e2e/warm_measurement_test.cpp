@@ -186,13 +186,19 @@ TEST_F(WarmMeasurement, ABuildThatIsSlowToLoadIsGivenItsBuildTimeOnEveryRun) {
 // quits, one after another): with three lanes there are four processes (one per lane, and the
 // unpinned one that measured the default), with one lane one, so the same study keeps about three
 // more closings free (3 x (a default run + 1 s)); the rest of the reserve (the confirmation, one
-// measurement) does not depend on the lanes.
+// measurement) does not depend on the lanes. The closing comes after the confirmation, so the
+// confirmation must end that much before the limit.
 TEST_F(WarmMeasurement, TheTimePlanKeepsTheClosingOfEveryWarmProcessFree) {
     auto reserve = [&](const std::string& lanes) {
         json s = tune({}, {"--time-limit", "10m", "--measure-lanes", lanes, "--jobs", "3", "--cache",
                            (specs / ("lanes" + lanes + ".sqlite")).string()});
         EXPECT_EQ(s.at("outcome"), "improved") << result.err;
-        EXPECT_EQ(s.at("warm_processes").size(), lanes == "1" ? 1u : 4u) << s.dump(2);
+        std::size_t processes = lanes == "1" ? 1u : 4u;
+        EXPECT_EQ(s.at("warm_processes").size(), processes) << s.dump(2);
+        // Each closing: a default run (as the time plan prices it) and 1 s to quit.
+        double kept_after = 600 - s.at("time").at("confirmation_deadline_s").get<double>();
+        EXPECT_GE(kept_after, processes * 1.0) << s.at("time").dump();
+        EXPECT_LT(kept_after, processes * 2.0) << s.at("time").dump();
         return s.at("time").at("confirmation_reserve_s").get<double>();
     };
     double one = reserve("1"), three = reserve("3");

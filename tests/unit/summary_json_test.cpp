@@ -49,7 +49,8 @@ const char* const kExpected = R"({
      "time_ci95": [0.0158, 0.0162], "default_time": 0.02, "default_time_ci95": [0.0195, 0.0205]}
   ],
   "artifact_bytes": 4096, "binary_bytes": 0, "output_bytes": 0, "wall_s": 12.5, "candidates_total": 8,
-  "time": {"limit_s": null, "wall_s": 12.5, "within_limit": null, "confirmation_reserve_s": 0.0, "confirmation_s": 0.0},
+  "time": {"limit_s": null, "wall_s": 12.5, "within_limit": null, "confirmation_reserve_s": 0.0, "confirmation_s": 0.0,
+           "confirmation_deadline_s": null},
   "knob_defaults": {},
   "notes": ["a loss is null when it was not a finite number (NaN or infinite, which always fails the accuracy check); the evaluation's loss_nonfinite names which: nan, inf or -inf",
             "route_changes: the knobs in which a route differs from the default route, knob: value (null: left unset where the default route assigns it); a knob whose default is not in knob_defaults (each knob's value at the base flags, where known) always counts as a change"]
@@ -166,13 +167,14 @@ TEST(SummaryJson, TheTimeLimitWarmProcessesCodeAndBuildSpreadRoundTrip) {
     original.wall_s = 185.5;
     original.confirmation_reserve_s = 41;
     original.confirmation_s = 38.25;
+    original.confirmation_deadline_s = 187.5;
     original.default_build_medians_s = {0.00118, 0.00204, 0.00139};
     original.confirmations.front().build_medians_s = {0.0007, 0.00068, 0.00071};
     original.warm_processes = {WarmProcessReport{"0", 4242, 31, 12, 0.00121, std::nullopt, "died while running case 'a'"}};
     original.code_identities = {CodeIdentity{Route::parse("-O=3"), std::string(64, 'a'), std::string(64, 'c'), {"dynamo", "captured"}}};
     Json first = summary_to_json(original, "rel_l2");
     EXPECT_EQ(first["time"], Json::parse(R"({"limit_s": 190.0, "wall_s": 185.5, "within_limit": true,
-        "confirmation_reserve_s": 41.0, "confirmation_s": 38.25})"));
+        "confirmation_reserve_s": 41.0, "confirmation_s": 38.25, "confirmation_deadline_s": 187.5})"));
     EXPECT_NEAR(first["default_build_spread"].get<double>(), 0.00204 / 0.00118 - 1, 1e-12);
     EXPECT_NEAR(first["confirmations"][0]["build_spread"].get<double>(), 0.00071 / 0.00068 - 1, 1e-12);
     EXPECT_TRUE(first["warm_processes"][0]["default_last_s"].is_null()) << "a process that died measured nothing last";

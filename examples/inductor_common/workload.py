@@ -46,7 +46,7 @@ that only keeps it missed AOTAutograd's cache, and a plain deepcopy drops Dynamo
 which faithful_copy keeps.) A request whose
 compile from the recorded graph loads other code than the build's is traced as the build was
 ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
-every later request; so does one on which Dynamo traced the model again (a guard failed: "dynamo,
+every later request (on the H200, freezing=on was refused so in ResNet-18's and BERT's studies); so does one on which Dynamo traced the model again (a guard failed: "dynamo,
 traced again"). A model that does not trace to one graph of one output keeps the tracing
 path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics
 also hold AOTAutograd's cache key details ("cache_keys"), so the two paths' keys for one build can

@@ -81,6 +81,13 @@ struct TimeNeeds {
     double without_confirmation_s() const { return measurement_s + closing_s; }
 };
 
+// Closing the warm measurement processes after the confirmation (warm: there are some): each
+// measures the default once more and quits.
+double closing_time_s(const TuneOptions& options, const RunBaseline& baseline, bool warm) {
+    if (!warm) return 0;
+    return warm_closing_s(static_cast<std::size_t>(std::max(options.measure_lanes, 1)), default_run_cost(baseline).repeat_s);
+}
+
 // The needs of a study whose default measured as baseline says, its confirmation planned over
 // the ledger's evaluations (warm: the runs go to warm measurement processes).
 TimeNeeds time_needs(const Spec& spec, const TuneOptions& options, const StudyLedger& ledger,
@@ -91,8 +98,7 @@ TimeNeeds time_needs(const Spec& spec, const TuneOptions& options, const StudyLe
     // A candidate's measurement: its first run loads it, the later ones and the paired default's (D C) do not.
     int runs = timing.warmup + timing.repeats;
     needs.measurement_s = run.first_s + (runs - 1) * run.repeat_s + (baseline.paired_default ? runs * run.repeat_s : 0);
-    std::size_t lanes = static_cast<std::size_t>(std::max(options.measure_lanes, 1));
-    needs.closing_s = warm ? warm_closing_s(lanes, run.repeat_s) : 0;
+    needs.closing_s = closing_time_s(options, baseline, warm);
     needs.confirmation = planned_confirmation(timing, std::max(options.jobs, 1), run, ledger.evaluations(),
                                               *ledger.default_evaluation());
     return needs;
@@ -308,7 +314,7 @@ void StudyRunner::confirm(const Evaluator& evaluator, const RunBaseline& baselin
     double limit = setup_.spec.search.time_limit_s;
     if (limit > 0) {
         // Closing the warm processes comes after the confirmation, inside the limit too.
-        double closing_s = time_needs(setup_.spec, options_, ledger, baseline, evaluator.warm_measurements() != nullptr).closing_s;
+        double closing_s = closing_time_s(options_, baseline, evaluator.warm_measurements() != nullptr);
         confirmation_deadline_s_ = limit - closing_s;
         confirmation.within(clock_, ledger.started_s() + confirmation_deadline_s_);
     }

@@ -34,7 +34,8 @@ phases took within the request (torch._dynamo.utils.compilation_time_metrics: Dy
 the backend, the cache lookups), to tell where a first call's time goes; path (warm only: "captured" when
 the request compiled the graph traced once, "dynamo" when it traced again); output_diff (warm
 only: the largest absolute difference from the build's first warm output in this bench); caches
-(warm only: the compile caches' hits and misses within the request, PyTorch's counters). With
+(warm only: the compile caches' hits and misses within the request, PyTorch's counters) and
+capture_refused (warm only: why the trace-once path did not time this request, where it did not). With
 ROUTETUNE_WARM_CACHE_KEYS=1 and processes D and A, the parts of AOTAutograd's cache key that
 differ between them for each build go to OUTDIR/cache_key_diff.txt.
 """
@@ -116,7 +117,8 @@ def show(row, table):
                       str(loads.get("modules_loaded", "")), "%.4f" % loads["reset_s"] if "reset_s" in loads else "",
                       json.dumps(loads["compile_phases_s"], sort_keys=True) if "compile_phases_s" in loads else "",
                       loads.get("path", ""), "%.3g" % loads["output_diff"] if "output_diff" in loads else "",
-                      json.dumps(loads["caches"], sort_keys=True) if "caches" in loads else ""])
+                      json.dumps(loads["caches"], sort_keys=True) if "caches" in loads else "",
+                      loads.get("capture_refused", "")[:300]])
     print(text, flush=True)
     table.write(text + "\n")
     table.flush()

@@ -36,6 +36,12 @@
 #   scripts/gpu-issue26.sh 10  warm studies as a user runs them (the trace-once path is the default):
 #                              $STUDIES, NAME:LIMIT each (default inductor_bert:240
 #                              inductor_resnet18:300), each under L + $OVERRUN (10) s
+#   scripts/gpu-issue26.sh 11  the trace-once process over two of Dynamo's views (workload.dynamo_view: a
+#                              freezing=on build traces another graph, recorded beside the default's):
+#                              bench processes D and A on $VIEW_MODEL (default inductor_bert, under
+#                              $VIEW_BENCH_S, 170 s) over "", freezing=on and triton.cudagraphs=on,
+#                              then warm studies $STUDIES (default inductor_resnet18:300), each under
+#                              L + $OVERRUN (10) s
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -202,6 +208,12 @@ case $phase in
   for name in ${STUDIES:-inductor_bert:240 inductor_resnet18:300}; do
     OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
   done ;;
+11)
+  WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench ${VIEW_MODEL:-inductor_bert} ${VIEW_BENCH_S:-170} "" \
+      "-inductor:freezing=on" "-inductor:triton.cudagraphs=on"
+  for name in ${STUDIES:-inductor_resnet18:300}; do
+    OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
+  done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -210,7 +222,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

@@ -304,17 +304,18 @@ def warm_setup(args):
     if os.environ.get("ROUTETUNE_WARM_CACHE_KEYS") == "1":
         record_cache_keys()
     config.load_config(defaults)
-    return {"model": model, "example": example, "defaults": defaults, "graph": None, "traced": None,
-            "recorded": [], "record": os.environ.get("ROUTETUNE_WARM_CAPTURE", "1") != "0"}
+    return {"model": model, "example": example, "defaults": defaults, "traces": {},
+            "record": os.environ.get("ROUTETUNE_WARM_CAPTURE", "1") != "0"}
 
 
 def dispatching_backend():
     """(a torch.compile backend: Inductor's own, which also keeps, for each graph Dynamo gives it, a
-    faithful copy made before Inductor's passes change it, with its inputs, Dynamo's tracing context
-    and the one-entry list its compiled function sits in, and returns to Dynamo a function that
-    calls whatever that list holds; the list of what it kept). A later request puts its own compile
-    of the graph in the list (compile_into), and the model Dynamo traced runs it through Dynamo's
-    guards and frame as a torch.compile'd model does."""
+    faithful copy made before Inductor's passes change it, with its inputs, Dynamo's tracing context,
+    the one-entry list its compiled function sits in and a one-entry count of the calls through it,
+    and returns to Dynamo a function that calls whatever that list holds; the list of what it kept).
+    A later request puts its own compile of the graph in the list (compile_into), and the model
+    Dynamo traced runs it through Dynamo's guards and frame as a torch.compile'd model does; the
+    count shows that the timed calls went through this graph's slot, not another view's."""
     import torch
 
     inductor = torch._TorchCompileInductorWrapper(None, None, None)
@@ -322,10 +323,11 @@ def dispatching_backend():
 
     def dispatching(graph_module, inputs):
         kept = (faithful_copy(graph_module), list(inputs), torch._guards.TracingContext.try_get())
-        slot = [inductor(graph_module, inputs)]
-        graphs.append(kept + (slot,))
+        slot, calls = [inductor(graph_module, inputs)], [0]
+        graphs.append(kept + (slot, calls))
 
         def dispatch(*args, **kwargs):
+            calls[0] += 1
             return slot[0](*args, **kwargs)
 
         # Whatever Dynamo may read off a compiled function (its calling convention, _boxed_call,
@@ -376,7 +378,7 @@ def compile_into(graph):
     from torch._inductor.compile_fx import compile_fx
 
     apply_route()
-    graph_module, inputs, context, slot = graph
+    graph_module, inputs, context, slot, _ = graph
     with torch._guards.tracing(context), torch.no_grad():
         function = compile_fx(faithful_copy(graph_module), inputs)
     if getattr(function, "_boxed_call", False) != getattr(slot[0], "_boxed_call", False):
@@ -385,13 +387,31 @@ def compile_into(graph):
     return ""
 
 
+def dynamo_view():
+    """What of the route the environment names (applied here) Dynamo's trace of the model depends
+    on: whether Inductor freezes the parameters (torch._dynamo.utils.is_parameter_freezing, read
+    under no_grad as the model runs: Dynamo then traces each parameter as a constant of the graph,
+    not as its input). Builds of one view trace the same graph; a frozen build's is not the
+    default's."""
+    import torch
+    import torch._inductor.config as config
+
+    apply_route()
+    with torch.no_grad():
+        try:
+            from torch._dynamo.utils import is_parameter_freezing
+        except ImportError:
+            return ("freezing", bool(config.freezing))
+        return ("freezing", bool(is_parameter_freezing()))
+
+
 def reset_between_requests(context):
     """Forgets what the previous request compiled: Dynamo's traces (reset) unless the process keeps
-    its recorded trace, then only the CUDA graphs Inductor recorded; and the Inductor config."""
+    recorded traces, then only the CUDA graphs Inductor recorded; and the Inductor config."""
     import torch._dynamo
     import torch._inductor.config as config
 
-    if context["graph"] is None:
+    if not context["traces"]:
         torch._dynamo.reset()
     else:
         from torch._inductor import cudagraph_trees
@@ -402,8 +422,8 @@ def reset_between_requests(context):
 
 def stop_capturing(context):
     """Ends the recorded path in this process: later requests trace (and reset) as a build does, and
-    the recorded graphs and the compiles in their slots are let go."""
-    context["graph"], context["traced"], context["recorded"], context["record"] = None, None, [], False
+    every view's recorded graphs and the compiles in their slots are let go."""
+    context["traces"], context["record"] = {}, False
 
 
 def code_refusal(built, caches_before):
@@ -416,10 +436,21 @@ def code_refusal(built, caches_before):
         code[:16], built[:16], json.dumps(caches_since(caches_before), sort_keys=True))
 
 
-def warm_run(context, request):
-    """One run of one build in the warm process; see the module's docstring."""
+def timed_in_process(fn, example):
+    """time_calls in the warm process: a CUDA error (the context is lost) ends the process as
+    corrupted (routetune_measure.ProcessCorrupted), so that it is replaced."""
     import routetune_measure
 
+    try:
+        return time_calls(fn, example)
+    except RuntimeError as error:
+        if "CUDA error" in str(error) or "illegal memory access" in str(error):
+            raise routetune_measure.ProcessCorrupted(str(error).splitlines()[0])
+        raise
+
+
+def warm_run(context, request):
+    """One run of one build in the warm process; see the module's docstring."""
     reset_started = time.time()
     reset_between_requests(context)
     reset_s = time.time() - reset_started
@@ -432,12 +463,17 @@ def warm_run(context, request):
         built = json.load(handle).get("code_sha256", "")
     started = time.time()
     path, refused, recorded = "dynamo", "", None
-    if context["record"] and context["graph"] is None:
+    view = dynamo_view()
+    trace = context["traces"].get(view)
+    if context["record"] and trace is None:
+        # This view's first request: traced through its own dispatching backend, kept beside the
+        # other views' traces (Dynamo keeps one compiled entry per backend, so no reset is needed).
         backend, recorded = dispatching_backend()
         fn, path = compiled(context["model"], backend)[0], "dynamo, recording"
-    elif context["graph"] is not None:
-        fn, path = context["traced"], "captured"
-        refused = compile_into(context["graph"]) or code_refusal(built, caches_before)
+    elif trace is not None:
+        fn, path = trace["traced"], "captured"
+        traces_before = len(trace["recorded"])
+        refused = compile_into(trace["graph"]) or code_refusal(built, caches_before)
         if refused:
             # The recorded graph compiled to other code than the build's: it cannot stand for the
             # build. Trace as the build did, and stop capturing in this process (each refusal
@@ -446,23 +482,36 @@ def warm_run(context, request):
             reset_between_requests(context)
             del LOADED_CODE[:]
             fn, path = compiled(context["model"])[0], "dynamo, capture refused"
-        traces_before = len(context["recorded"])
     else:
         fn, _ = compiled(context["model"])
-    try:
-        times, result, first_call_s = time_calls(fn, context["example"])
-    except RuntimeError as error:
-        if "CUDA error" in str(error) or "illegal memory access" in str(error):
-            raise routetune_measure.ProcessCorrupted(str(error).splitlines()[0])
-        raise
+    calls_before = trace["graph"][4][0] if path == "captured" else 0
+    times, result, first_call_s = timed_in_process(fn, context["example"])
+    missed = ""
     if recorded is not None:
-        context["graph"], context["traced"], context["recorded"] = single_graph(recorded), fn, recorded
-        context["record"] = context["graph"] is not None
-    elif path == "captured" and len(context["recorded"]) != traces_before:
+        graph = single_graph(recorded)
+        if not recorded:
+            missed = "Dynamo traced nothing through this view's recording backend"
+        elif graph is None:
+            stop_capturing(context)
+        else:
+            context["traces"][view] = {"graph": graph, "traced": fn, "recorded": recorded}
+    elif path == "captured" and len(trace["recorded"]) != traces_before:
         # Dynamo traced the model again (a guard failed), so Inductor compiled it as a tracing
         # request would; the recorded trace no longer answers, so later requests trace.
         path = "dynamo, traced again"
         stop_capturing(context)
+    elif path == "captured" and trace["graph"][4][0] - calls_before != WARMUP + ITERS:
+        missed = "%d of the %d timed and warm-up calls went through this view's compile" % (
+            trace["graph"][4][0] - calls_before, WARMUP + ITERS)
+    if missed:
+        # Dynamo ran another view's compiled entry: what was timed is not this build's code. Trace
+        # as the build did, time again, and stop capturing in this process.
+        refused = missed
+        stop_capturing(context)
+        reset_between_requests(context)
+        del LOADED_CODE[:]
+        fn, path = compiled(context["model"])[0], "dynamo, dispatch missed"
+        times, result, first_call_s = timed_in_process(fn, context["example"])
     save_npy(request["output"], result)
     with open(request["metrics"], "w", encoding="utf-8") as handle:
         json.dump({"time_ms": times, "first_call_s": first_call_s, "request_s": time.time() - started,

@@ -42,7 +42,8 @@ struct RunBaseline {
 struct DefaultRecord {
     std::map<std::string, std::string> outputs;  ///< case name -> first output
     std::map<std::string, double> wall_s;        ///< case name -> median process wall time
-    std::map<std::string, double> first_wall_s;  ///< case name -> wall time of the build's first run
+    std::map<std::string, double> first_wall_s;  ///< case name -> wall time of the build's first run (not counting a
+                                                 ///< warm process's first request, which pays the process's own costs)
 };
 
 /// One run of one case.
@@ -50,6 +51,7 @@ struct CaseRun {
     Status status = Status::Ok;   ///< ok, run_failed, run_crashed or run_timeout
     double time_s = 0;            ///< process wall time, or the median of the reported times
     double wall_s = 0;            ///< process wall time
+    bool process_first = false;   ///< a warm process's first request (see LaunchResult::process_first)
     std::vector<double> samples;  ///< the run's timing samples: {time_s}, or every reported value
                                   ///< when [timing] reported_list = "samples"
     std::string output;           ///< the case's output bytes

@@ -338,6 +338,7 @@ CaseRun Evaluator::run_case_in(const BuiltCandidate& built, const CaseSpec& test
     LaunchResult launched = (via ? *via : warm_ ? static_cast<CaseLauncher&>(*warm_) : *fresh_).run(launch);
     const ProcessResult& result = launched.process;
     run.code_sha256 = launched.code_sha256;
+    run.process_first = launched.process_first;
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = tail_of(result.err, kLogTail);
@@ -398,7 +399,8 @@ struct Evaluator::Rounds {
     std::string label;                      // the measured route's hash: its pending row names the partner's runs too
     std::string pairing_note;               // why the pairing ended early
     bool partner_is_self = false;           // the partner is the measured build itself (the default's A/A)
-    std::map<std::size_t, double> first_wall_s;  // case -> wall time of the measured build's first run
+    std::map<std::size_t, double> first_wall_s;  // case -> wall time of the measured build's first run that was not
+                                                 // its warm process's first request
 };
 
 bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun& run, const RunBaseline& baseline,
@@ -422,7 +424,7 @@ bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun&
     if (verdict.status == Status::Inaccurate && e.message.empty())
         e.message = "case '" + test_case.name + "': " + verdict.message;
     rounds.times.add(i, run.time_s, run.samples, run.wall_s, is_timed(test_case));
-    rounds.first_wall_s.emplace(i, run.wall_s);
+    if (!run.process_first) rounds.first_wall_s.emplace(i, run.wall_s);
     return true;
 }
 
@@ -431,7 +433,7 @@ void Evaluator::run_partner(Rounds& rounds, std::size_t i, const RunBaseline& ba
     CaseRun run = run_case_in(*rounds.partner, spec_.cases[i], baseline, rounds.partner_outputs, rounds.label, nullptr, "");
     if (run.status == Status::Ok) {
         rounds.times.add_partner(run.time_s);
-        if (rounds.partner_is_self) rounds.first_wall_s.emplace(i, run.wall_s);
+        if (rounds.partner_is_self && !run.process_first) rounds.first_wall_s.emplace(i, run.wall_s);
         return;
     }
     rounds.partner.reset();

@@ -221,6 +221,7 @@ LaunchResult MeasurementProcess::run(const CaseLaunch& launch) {
         result.process.wall_s = now_s() - started;
         result.code_sha256 = reply.value("code_sha256", "");
         result.path = reply.value("path", "");
+        result.process_first = id == 1;
         if (status == "failed") result.message = "case '" + launch.case_name + "' failed in " + who + ": " + said;
         return result;
     }

@@ -1,7 +1,8 @@
 // What an interleaved confirmation will cost, from what the study has timed: its passes over
 // every route (each pass runs every build of every route once; a build's first run costs what
 // the default build's first run cost, which in a warm measurement process includes loading the
-// build, and every later run what the default's later runs cost), plus, on fresh builds, the
+// build but not the process's own first request (an Inductor model's trace, paid once per
+// process), and every later run what the default's later runs cost), plus, on fresh builds, the
 // builds in waves of --jobs. The
 // scheduler keeps this much (and one measurement) free before --time-limit, and the
 // confirmation checks that it still fits before it starts.

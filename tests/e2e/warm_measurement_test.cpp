@@ -207,6 +207,34 @@ TEST_F(WarmMeasurement, TheTimePlanKeepsTheClosingOfEveryWarmProcessFree) {
     EXPECT_LT(three - one, 4.5) << "one lane kept " << one << " s, three " << three << " s";
 }
 
+// A warm process's first request also pays what the process pays once (an Inductor model's trace,
+// which later requests reuse): here 3 s. The time plan prices a build's first run from the
+// default's first run that was not its process's first request, so the confirmation's reserve
+// does not grow with it (it would by 3 s for each of its two routes' first runs, and 3 s more for
+// the one measurement kept free). The default's A/A runs its paired self first without warm-up
+// rounds, and its own build first with one: both orders.
+TEST_F(WarmMeasurement, AProcesssFirstRequestIsNotPricedAsEveryBuildsFirstRun) {
+    auto reserve = [&](const std::string& warmup, const std::string& first_s) {
+        std::string spec = read_file(specs / "warm.toml").value_or("");
+        const std::string rounds = "warmup = 0\n";
+        EXPECT_NE(spec.find(rounds), std::string::npos);
+        spec.replace(spec.find(rounds), rounds.size(), "warmup = " + warmup + "\n");
+        write_file(specs / "first.toml", spec);
+        result = run_cli({"tune", "first.toml", "--json", "--time-limit", "10m", "--measure-lanes", "1", "--cache",
+                          (specs / ("first" + warmup + first_s + ".sqlite")).string()},
+                         specs, {{"FAKE_JITTER", "0"}, {"FAKE_WARM_PROCESS_FIRST_S", first_s}});
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        json s = json::parse(result.out.empty() ? "{}" : result.out);
+        EXPECT_EQ(s.value("outcome", ""), "improved") << result.err;
+        EXPECT_GT(s.value("wall_s", 0.0), first_s == "3" ? 3.0 : 0.0) << "the process's first request did not pay its 3 s";
+        return s.at("time").at("confirmation_reserve_s").get<double>();
+    };
+    for (const std::string warmup : {"0", "1"}) {
+        double plain = reserve(warmup, "0"), slow_start = reserve(warmup, "3");
+        EXPECT_LT(slow_start - plain, 1.5) << warmup << " warm-up rounds: reserves " << plain << " and " << slow_start << " s";
+    }
+}
+
 TEST_F(WarmMeasurement, ABuildWhoseRunsReportOtherCodeFails) {
     json s = tune({{"FAKE_WARM_WRONG_CODE_ON", "-O=3"}});
     const json* wrong = evaluation(s, "-O=3");

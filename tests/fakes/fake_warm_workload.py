@@ -15,6 +15,8 @@ token matches a whole token of the request's route):
   FAKE_WARM_SLOW_LOAD_ON   every run of the build sleeps FAKE_WARM_SLOW_LOAD_S (default 1.5)
                            first: a build that is slow to load (Inductor's frozen constants,
                            folded again on every request), then as fast as the others
+  FAKE_WARM_PROCESS_FIRST_S  the process's first request sleeps this long first, whatever its route:
+                           what a process pays once (an Inductor model's trace, kept for later requests)
 Each reply says how the build ran ("path"): "first run of the build" for its first request in
 this process, "a later run" after it.
 Other variables:
@@ -60,6 +62,9 @@ def warm_run(context, request):
             replies.write("Segmentation fault in a library that printed to the wrong descriptor\n")
     if _triggered("FAKE_WARM_HANG_ON", route):
         time.sleep(1000)
+    if not context.get("first_paid"):
+        context["first_paid"] = True
+        time.sleep(float(os.environ.get("FAKE_WARM_PROCESS_FIRST_S", "0")))
     if _triggered("FAKE_WARM_SLOW_LOAD_ON", route):
         time.sleep(float(os.environ.get("FAKE_WARM_SLOW_LOAD_S", "1.5")))
     if _triggered("FAKE_WARM_FAIL_ON", route):

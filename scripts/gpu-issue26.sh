@@ -42,6 +42,8 @@
 #                              $VIEW_BENCH_S, 170 s) over "", freezing=on and triton.cudagraphs=on,
 #                              then warm studies $STUDIES (default inductor_resnet18:300), each under
 #                              L + $OVERRUN (10) s
+#   scripts/gpu-issue26.sh 12  inductor_bert, warm, --time-limit $BERT_LIMIT (default 120 s), then, where its
+#                              outcome names a `tune --continue` limit, that continuation on the same store
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -100,7 +102,7 @@ study() {
   [[ $mode == warm ]] && { warm_spec "$dir" || return; spec=spec_warm.toml; }
   [[ -f $dir/eager.npy ]] || python3 examples/inductor_common/workload.py eager "$dir" "$dir/eager.npy" 2>> "$work/$name.eager.log"
   local run=${name}_${mode}_${limit}s
-  local store=$work/$run.sqlite start=$SECONDS
+  local store=$work/${STORE_RUN:-$run}.sqlite start=$SECONDS
   # Every 15 s, the study's processes (builds, fork server, warm process): which of them runs
   # and which waits, the evidence a study that ends with candidates unbuilt needs.
   (while sleep 15; do
@@ -214,6 +216,12 @@ case $phase in
   for name in ${STUDIES:-inductor_resnet18:300}; do
     OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
   done ;;
+12)
+  OVERRUN=10 study inductor_bert ${BERT_LIMIT:-120} warm
+  named=$(python3 -c 'import json, re, sys; m = re.search(r"limit of at least (\d+) s", json.load(open(sys.argv[1])).get("message", "")); print(m.group(1) if m else "")' \
+      "$work/inductor_bert_warm_${BERT_LIMIT:-120}s.json" 2>/dev/null)
+  note "the outcome names a --continue limit of: ${named:-none}"
+  [[ -n $named ]] && STORE_RUN=inductor_bert_warm_${BERT_LIMIT:-120}s OVERRUN=10 study inductor_bert "$named" warm --continue ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -222,7 +230,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

@@ -59,6 +59,10 @@ struct Evaluation {
     std::string artifact_path;        ///< kept artifact, or "" when deleted
     std::vector<CaseResult> cases;
     TimingSummary timing;             ///< per repeat: the sum over cases
+    double run_first_s = 0;           ///< wall time of one run over every case, the build's first (a warm process's
+                                      ///< first request left out); 0: not measured, or a store before SQLite
+                                      ///< schema 6 / PostgreSQL 4
+    double run_repeat_s = 0;          ///< wall time of a later run over every case (the median); 0: as above
     PairedTiming paired;              ///< the rounds paired with the default's; empty: measured
                                       ///< unpaired ([timing] paired = false, a store before SQLite schema 5 / PostgreSQL 3)
     std::string started_at;           ///< ISO 8601 UTC

@@ -36,6 +36,7 @@
 #include "spec/placeholders.hpp"
 #include "eval/default_checker.hpp"
 #include "eval/timing_source.hpp"
+#include "eval/run_cost.hpp"
 #include "eval/warm_measurements.hpp"
 #include "util/bounded_read.hpp"
 #include "util/files.hpp"
@@ -485,11 +486,19 @@ Evaluation Evaluator::measure(const BuiltCandidate& built, const RunBaseline& ba
         }
         rounds.times.end(rounds.partner.has_value());
     }
-    for (std::size_t i = 0; i < cases && record; ++i) {
-        record->wall_s[spec_.cases[i].name] = rounds.times.median_wall(i);
+    std::map<std::string, double> repeat_wall_s, first_wall_s;
+    for (std::size_t i = 0; i < cases; ++i) {
+        repeat_wall_s[spec_.cases[i].name] = rounds.times.median_wall(i);
         if (auto first = rounds.first_wall_s.find(i); first != rounds.first_wall_s.end())
-            record->first_wall_s[spec_.cases[i].name] = first->second;
+            first_wall_s[spec_.cases[i].name] = first->second;
     }
+    if (record) {
+        record->wall_s = repeat_wall_s;
+        record->first_wall_s = first_wall_s;
+    }
+    RunCost cost = run_cost(repeat_wall_s, first_wall_s);
+    e.run_first_s = cost.first_s;
+    e.run_repeat_s = cost.repeat_s;
     rounds.times.finish(e, rounds.partner.has_value());  // a pairing cut short keeps none of its rounds
     remove_tree_quietly(rounds.partner_outputs);
     if (!rounds.pairing_note.empty()) e.message = rounds.pairing_note;

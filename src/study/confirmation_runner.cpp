@@ -80,9 +80,11 @@ std::vector<std::vector<BuiltCandidate>> ConfirmationRunner::ready(const std::ve
 
 std::optional<std::string> ConfirmationRunner::does_not_fit(const std::vector<Evaluation>& routes) const {
     if (!clock_) return std::nullopt;
-    std::vector<double> build_s;
-    for (const auto& e : routes) build_s.push_back(e.build_s);
-    ConfirmationCost cost = confirmation_cost(timing_, jobs_, default_run_cost(baseline_), build_s);
+    RunCost default_run = default_run_cost(baseline_);
+    std::vector<RouteToConfirm> priced;
+    for (std::size_t i = 0; i < routes.size(); ++i)
+        priced.push_back({routes[i].build_s, i == 0 ? default_run : route_run_cost(routes[i], default_run)});
+    ConfirmationCost cost = confirmation_cost(timing_, jobs_, priced);
     double left = deadline_s_ - clock_->now_s();
     if (cost.total_s() <= left) return std::nullopt;
     char text[160];

@@ -105,7 +105,8 @@ TEST(PgStudyStore, AVersionTwoDatabaseIsUpgradedAndItsRowsReadAsUnpaired) {
         store->record(old_row);
     }
     PgConnection(url).exec_script(
-        "ALTER TABLE evaluation DROP COLUMN paired_default_samples, DROP COLUMN paired_samples; "
+        "ALTER TABLE evaluation DROP COLUMN paired_default_samples, DROP COLUMN paired_samples, "
+        "DROP COLUMN run_first_s, DROP COLUMN run_repeat_s; "
         "UPDATE routetune_meta SET value = '2' WHERE key = 'schema_version'");
     EXPECT_THROW(StudyStore::open_read_only(StoreLocation(url, "s")), UsageError) << "read-only needs the current schema";
     std::unique_ptr<StudyStore> store = StudyStore::open(StoreLocation(url, "s"));

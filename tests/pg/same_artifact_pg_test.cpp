@@ -52,7 +52,8 @@ TEST(SameArtifactPg, SameAsRoundTripsAndAnOlderSchemaIsUpgraded) {
     }
     EXPECT_EQ(StudyStore::open_read_only(StoreLocation(url, "q"))->evaluations().at(0).same_as, "-a=1");
     PgConnection db(url);  // back to schema version 1: no same_as, no claims, no paired rounds
-    db.exec("ALTER TABLE evaluation DROP COLUMN same_as, DROP COLUMN paired_default_samples, DROP COLUMN paired_samples");
+    db.exec("ALTER TABLE evaluation DROP COLUMN same_as, DROP COLUMN paired_default_samples, DROP COLUMN paired_samples, "
+            "DROP COLUMN run_first_s, DROP COLUMN run_repeat_s");
     db.exec("DROP TABLE artifact_claim");
     db.exec("DROP INDEX evaluation_by_artifact");
     db.exec("UPDATE routetune_meta SET value = '1' WHERE key = 'schema_version'");

@@ -1,6 +1,7 @@
-// What a confirmation costs (study/confirmation_cost.hpp): passes × routes × builds × one run of
-// the default, plus the fresh builds in waves of --jobs at the slowest route's build time; the
-// plan counts the routes the study would confirm now, the unfilled slots at the default's build.
+// What a confirmation costs (study/confirmation_cost.hpp): passes × builds × one run of each route
+// (its own measured runs, the default's where it has none), plus the fresh builds in waves of
+// --jobs at the slowest route's build time; the plan counts the routes the study would confirm
+// now, the unfilled slots at the default's build and runs.
 #include "study/confirmation_cost.hpp"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,13 @@ TimingSpec timing(int rounds, int warmup, int top, bool rebuild, int builds) {
     return t;
 }
 
+// routes of equal runs, one per build time.
+std::vector<RouteToConfirm> alike(const RunCost& run, const std::vector<double>& build_s) {
+    std::vector<RouteToConfirm> routes;
+    for (double b : build_s) routes.push_back({b, run});
+    return routes;
+}
+
 Evaluation evaluation(const std::string& route, double median_s, double build_s) {
     Evaluation e;
     e.route = Route::parse(route);
@@ -29,7 +37,7 @@ Evaluation evaluation(const std::string& route, double median_s, double build_s)
 }
 
 TEST(ConfirmationCost, RunsEveryBuildOfEveryRouteInEveryPassAndBuildsInWavesOfJobs) {
-    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 4, RunCost{1.5, 1.5}, {10, 30, 20});
+    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 4, alike(RunCost{1.5, 1.5}, {10, 30, 20}));
     EXPECT_EQ(cost.passes, 2);
     EXPECT_EQ(cost.routes, 3u);
     EXPECT_EQ(cost.builds, 3);
@@ -40,7 +48,7 @@ TEST(ConfirmationCost, RunsEveryBuildOfEveryRouteInEveryPassAndBuildsInWavesOfJo
 }
 
 TEST(ConfirmationCost, AWarmUpIsOnePassMoreAndKeptBuildsCostNothing) {
-    ConfirmationCost cost = confirmation_cost(timing(10, 1, 3, false, 3), 8, RunCost{0.2, 0.2}, {5, 5});
+    ConfirmationCost cost = confirmation_cost(timing(10, 1, 3, false, 3), 8, alike(RunCost{0.2, 0.2}, {5, 5}));
     EXPECT_EQ(cost.passes, 11);
     EXPECT_EQ(cost.builds, 1) << "confirm_builds counts only on fresh builds";
     EXPECT_EQ(cost.build_waves, 0u);
@@ -66,12 +74,32 @@ TEST(ConfirmationCost, ABuildsFirstRunCostsWhatTheDefaultBuildsFirstRunCost) {
     RunCost run = default_run_cost(baseline);
     EXPECT_DOUBLE_EQ(run.first_s, 5.5) << "a: 5 s to load and run; b: never below its later runs' 0.5 s";
     EXPECT_DOUBLE_EQ(run.repeat_s, 1.5);
-    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 9, run, {30, 30, 30});
+    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 9, alike(run, {30, 30, 30}));
     EXPECT_DOUBLE_EQ(cost.total_s(), 3 * 3 * (5.5 + 1 * 1.5) + 1 * 30) << "9 fresh builds, each loaded once";
     EXPECT_EQ(cost.describe(),
               "2 passes x 3 routes x 3 builds x 1.5 s per run (5.5 s a build's first) + 1 wave of fresh builds x 30 s");
-    ConfirmationCost three = confirmation_cost(timing(3, 0, 2, true, 3), 9, run, {30, 30, 30});
+    ConfirmationCost three = confirmation_cost(timing(3, 0, 2, true, 3), 9, alike(run, {30, 30, 30}));
     EXPECT_DOUBLE_EQ(three.total_s() - cost.total_s(), 3 * 3 * 1.5) << "one pass more: every build's later run";
+}
+
+// A freezing=on BERT build's first request in a warm process took 3.6 s on the H100, the
+// default's 0.55 s: each route is priced at its own runs, and the plan takes them from the
+// evaluations (the default's where a route has none recorded).
+TEST(ConfirmationCost, EachRouteIsPricedAtItsOwnRuns) {
+    RunCost cheap{0.55, 0.5}, dear{3.6, 0.6};
+    ConfirmationCost cost = confirmation_cost(timing(2, 0, 2, true, 3), 9, {{30, cheap}, {30, cheap}, {40, dear}});
+    EXPECT_DOUBLE_EQ(cost.total_s(), 3 * (0.55 + 0.5) * 2 + 3 * (3.6 + 0.6) + 1 * 40);
+    EXPECT_EQ(cost.describe(),
+              "2 passes x 3 routes x 3 builds x 0.5-0.6 s per run (0.55-3.6 s a build's first) + 1 wave of fresh builds x 40 s");
+    Evaluation d = evaluation("", 1.0, 30);
+    Evaluation frozen = evaluation("-a=1", 0.5, 40);
+    frozen.run_first_s = dear.first_s;
+    frozen.run_repeat_s = dear.repeat_s;
+    Evaluation unrecorded = evaluation("-a=2", 0.6, 30);
+    ConfirmationCost planned = planned_confirmation(timing(2, 0, 2, true, 3), 9, cheap, {d, frozen, unrecorded}, d);
+    EXPECT_DOUBLE_EQ(planned.total_s(), cost.total_s()) << "-a=2 has no runs recorded: the default's";
+    EXPECT_DOUBLE_EQ(route_run_cost(unrecorded, cheap).first_s, 0.55);
+    EXPECT_DOUBLE_EQ(route_run_cost(frozen, cheap).first_s, 3.6);
 }
 
 }  // namespace

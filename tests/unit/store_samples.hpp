@@ -30,8 +30,8 @@ inline StudyHeader sample_header() {
     return header;
 }
 
-/// An evaluation with two cases, a NaN loss, an infinite median, paired rounds, answered by a
-/// twin (same_as).
+/// An evaluation with two cases, a NaN loss, an infinite median, paired rounds, run costs, answered
+/// by a twin (same_as).
 inline Evaluation sample_evaluation(const std::string& route_text, Status status = Status::Ok) {
     Evaluation evaluation;
     evaluation.route = Route::parse(route_text);
@@ -45,6 +45,8 @@ inline Evaluation sample_evaluation(const std::string& route_text, Status status
     evaluation.artifact_path = "/cache/artifacts/abc";
     evaluation.timing = {{0.1, 0.30000000000000004, 1e-9}, 0.1, 0.05, 0.2};
     evaluation.paired = {{0.2, 0.30000000000000004, 1e-9}, {0.1, 0.25, 2e-9}};
+    evaluation.run_first_s = 3.6000000000000001;
+    evaluation.run_repeat_s = 0.55500000000000005;
     evaluation.started_at = "2026-11-29T23:00:01Z";
     evaluation.finished_at = "2026-11-29T23:00:02Z";
     evaluation.same_as = "-O=2 -funroll-loops=on";
@@ -94,6 +96,8 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
     expect_same_timing(expected.timing, actual.timing);
     EXPECT_EQ(expected.paired.default_s, actual.paired.default_s);
     EXPECT_EQ(expected.paired.candidate_s, actual.paired.candidate_s);
+    EXPECT_EQ(expected.run_first_s, actual.run_first_s);
+    EXPECT_EQ(expected.run_repeat_s, actual.run_repeat_s);
     EXPECT_EQ(expected.started_at, actual.started_at);
     EXPECT_EQ(expected.finished_at, actual.finished_at);
     EXPECT_EQ(expected.same_as, actual.same_as);
@@ -109,10 +113,11 @@ inline void expect_same(const Evaluation& expected, const Evaluation& actual) {
     }
 }
 
-/// After an upgrade of a store holding old_row (recorded before the paired columns existed):
-/// it reads back unpaired, and a paired row recorded now reads back whole.
+/// After an upgrade of a store holding old_row (recorded before the paired and run cost columns
+/// existed): it reads back unpaired and without run costs, and a row recorded now reads back whole.
 inline void expect_old_row_unpaired_and_new_row_paired(StudyStore& store, Evaluation old_row) {
     old_row.paired = {};
+    old_row.run_first_s = old_row.run_repeat_s = 0;
     Evaluation new_row = sample_evaluation("-O=3");
     store.record(new_row);
     auto all = store.evaluations();

@@ -116,7 +116,8 @@ TEST_F(StudyStoreTest, AVersionOneStoreIsReadAsItIsAndUpgradedForWriting) {
     for (const char* column : {"minimal_route", "minimal_speedup", "minimal_ci_low", "minimal_ci_high"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE outcome DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr, nullptr),
                   SQLITE_OK);
-    for (const char* column : {"owner", "pgid", "pgid_ticks", "same_as", "paired_default_samples", "paired_samples"})
+    for (const char* column : {"owner", "pgid", "pgid_ticks", "same_as", "paired_default_samples", "paired_samples",
+                               "run_first_s", "run_repeat_s"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
                                nullptr),
                   SQLITE_OK);
@@ -148,7 +149,7 @@ TEST_F(StudyStoreTest, AVersionThreeStoreReadsAsUniqueEvaluationsAndGainsSameAsF
     }
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    for (const char* column : {"same_as", "paired_default_samples", "paired_samples"})
+    for (const char* column : {"same_as", "paired_default_samples", "paired_samples", "run_first_s", "run_repeat_s"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
                                nullptr),
                   SQLITE_OK);
@@ -175,13 +176,14 @@ TEST_F(StudyStoreTest, AVersionFourStoreReadsAsUnpairedAndIsUpgradedForWriting) 
     StudyStore::open(path_)->record(old_row);
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    for (const char* column : {"paired_default_samples", "paired_samples"})
+    for (const char* column : {"paired_default_samples", "paired_samples", "run_first_s", "run_repeat_s"})
         EXPECT_EQ(sqlite3_exec(db, ("ALTER TABLE evaluation DROP COLUMN " + std::string(column)).c_str(), nullptr, nullptr,
                                nullptr),
                   SQLITE_OK);
     sqlite3_close(db);
     set_schema_version(path_, "4");
     old_row.paired = {};
+    old_row.run_first_s = old_row.run_repeat_s = 0;
     {
         std::unique_ptr<StudyStore> reader = StudyStore::open_read_only(path_);
         EXPECT_EQ(reader->opened_schema_version(), 4);
@@ -191,7 +193,7 @@ TEST_F(StudyStoreTest, AVersionFourStoreReadsAsUnpairedAndIsUpgradedForWriting) 
     std::unique_ptr<StudyStore> store = StudyStore::open(path_);
     EXPECT_EQ(store->opened_schema_version(), 4);
     expect_old_row_unpaired_and_new_row_paired(*store, old_row);
-    EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), 5);
+    EXPECT_EQ(StudyStore::open_read_only(path_)->opened_schema_version(), current_store_schema_version());
 }
 
 TEST_F(StudyStoreTest, ForeignFilesAreRefused) {

@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kColumns =
     "id, route, route_hash, phase, status, message, build_s, build_log_tail, artifact_sha256, artifact_bytes, "
     "artifact_path, samples, median_s, ci_low_s, ci_high_s, started_at, finished_at, worker, host, same_as, "
-    "paired_default_samples, paired_samples";
+    "paired_default_samples, paired_samples, run_first_s, run_repeat_s";
 
 Status read_status(const std::string& where, const std::string& text) {
     auto status = status_from_string(text);
@@ -47,6 +47,8 @@ Evaluation read_row(const PgResult& r, int i, const std::string& where) {
     e.same_as = r.text(i, 19);
     e.paired.default_s = decode_samples(r.text(i, 20));
     e.paired.candidate_s = decode_samples(r.text(i, 21));
+    e.run_first_s = r.real(i, 22);
+    e.run_repeat_s = r.real(i, 23);
     return e;
 }
 
@@ -73,15 +75,16 @@ std::optional<std::int64_t> insert_pg_evaluation(PgConnection& db, std::int64_t 
     PgResult inserted = db.exec(
         "INSERT INTO evaluation (study_id, route, route_hash, phase, status, message, build_s, build_log_tail, "
         "artifact_sha256, artifact_bytes, artifact_path, samples, median_s, ci_low_s, ci_high_s, started_at, "
-        "finished_at, worker, host, attempt_id, same_as, paired_default_samples, paired_samples) VALUES ($1, $2, $3, "
-        "$4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23) "
+        "finished_at, worker, host, attempt_id, same_as, paired_default_samples, paired_samples, run_first_s, "
+        "run_repeat_s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, "
+        "$20, $21, $22, $23, $24, $25) "
         "ON CONFLICT (study_id, route_hash) DO NOTHING RETURNING id",
         {pg_int(study), e.route.to_string(), hash, e.phase, std::string(to_string(e.status)), e.message,
          pg_real(e.build_s), e.build_log_tail, e.artifact_sha256, pg_int(static_cast<std::int64_t>(e.artifact_bytes)),
          e.artifact_path, encode_samples(e.timing.samples_s), pg_real(e.timing.median_s), pg_real(e.timing.ci_low_s),
          pg_real(e.timing.ci_high_s), e.started_at, e.finished_at, e.worker, e.host,
          attempt_id ? pg_int(*attempt_id) : PgParam{}, e.same_as, encode_samples(e.paired.default_s),
-         encode_samples(e.paired.candidate_s)});
+         encode_samples(e.paired.candidate_s), pg_real(e.run_first_s), pg_real(e.run_repeat_s)});
     if (inserted.rows() == 0) return std::nullopt;
     std::int64_t id = inserted.integer(0, 0);
     insert_cases(db, id, e);

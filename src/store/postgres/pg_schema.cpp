@@ -106,8 +106,16 @@ ALTER TABLE evaluation ADD COLUMN paired_default_samples TEXT NOT NULL DEFAULT '
     ADD COLUMN paired_samples TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 4: what one run of a measured build cost (Evaluation::run_first_s, run_repeat_s), so a
+// confirmation is priced at each route's own runs; 0 (an older row) reads as not measured.
+const char* kVersion4 = R"sql(
+ALTER TABLE evaluation ADD COLUMN run_first_s DOUBLE PRECISION NOT NULL DEFAULT 0,
+    ADD COLUMN run_repeat_s DOUBLE PRECISION NOT NULL DEFAULT 0;
+)sql";
+
 const std::vector<std::pair<int, const char*>>& migrations() {
-    static const std::vector<std::pair<int, const char*>> list = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+    static const std::vector<std::pair<int, const char*>> list = {
+        {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
     return list;
 }
 

@@ -61,6 +61,7 @@ std::unique_ptr<SqliteStudyStore::Impl> open_reader(const std::filesystem::path&
     impl->opened_version = prepare_store_schema(impl->db, true);
     impl->has_same_as = has_column(impl->db, "evaluation", "same_as");
     impl->paired_columns = has_column(impl->db, "evaluation", "paired_samples");
+    impl->run_cost_columns = has_column(impl->db, "evaluation", "run_first_s");
     impl->db.exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
     return impl;
 }

@@ -19,12 +19,14 @@ namespace routetune {
 namespace {
 
 // The evaluation columns read back; an older store opened read-only has no same_as (schema 4,
-// read as "") or no paired lists (schema 5, read as unpaired).
-std::string evaluation_columns(bool has_same_as, bool paired_columns) {
+// read as ""), no paired lists (schema 5, read as unpaired) or no run costs (schema 6, read as 0).
+std::string evaluation_columns(const SqliteStudyStore::Impl& impl) {
     return std::string("id, route, route_hash, phase, status, message, build_s, build_log_tail, artifact_sha256, "
                        "artifact_bytes, artifact_path, samples, median_s, ci_low_s, ci_high_s, started_at, finished_at, ") +
-           (has_same_as ? "same_as" : "'' AS same_as") +
-           (paired_columns ? ", paired_default_samples, paired_samples" : ", '' AS paired_default_samples, '' AS paired_samples");
+           (impl.has_same_as ? "same_as" : "'' AS same_as") +
+           (impl.paired_columns ? ", paired_default_samples, paired_samples"
+                                : ", '' AS paired_default_samples, '' AS paired_samples") +
+           (impl.run_cost_columns ? ", run_first_s, run_repeat_s" : ", 0 AS run_first_s, 0 AS run_repeat_s");
 }
 
 constexpr const char* kCaseColumns =
@@ -55,6 +57,8 @@ Evaluation read_evaluation(const SqliteStatement& row, const std::filesystem::pa
     evaluation.same_as = row.text(17);
     evaluation.paired.default_s = decode_samples(row.text(18));
     evaluation.paired.candidate_s = decode_samples(row.text(19));
+    evaluation.run_first_s = row.real(20);
+    evaluation.run_repeat_s = row.real(21);
     return evaluation;
 }
 
@@ -86,6 +90,7 @@ std::int64_t insert_evaluation(SqliteDb& db, SqliteStatement& drop_pending, Sqli
     insert.bind(13, evaluation.timing.ci_low_s).bind(14, evaluation.timing.ci_high_s);
     insert.bind(15, evaluation.started_at).bind(16, evaluation.finished_at).bind(17, evaluation.same_as);
     insert.bind(18, encode_samples(evaluation.paired.default_s)).bind(19, encode_samples(evaluation.paired.candidate_s));
+    insert.bind(20, evaluation.run_first_s).bind(21, evaluation.run_repeat_s);
     insert.run();
     insert.reset();
     std::int64_t id = db.last_insert_id();
@@ -107,8 +112,8 @@ std::vector<std::int64_t> insert_rows(SqliteDb& db, const std::vector<const Eval
     auto insert = db.prepare(
         "INSERT INTO evaluation (route, route_hash, phase, status, message, build_s, build_log_tail, "
         "artifact_sha256, artifact_bytes, artifact_path, samples, median_s, ci_low_s, ci_high_s, started_at, "
-        "finished_at, same_as, paired_default_samples, paired_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?, ?, ?, ?)");
+        "finished_at, same_as, paired_default_samples, paired_samples, run_first_s, run_repeat_s) VALUES (?, ?, ?, ?, ?, "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     auto insert_case = db.prepare(std::string("INSERT INTO case_result (") + kCaseColumns +
                                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     std::vector<std::int64_t> ids;
@@ -194,7 +199,7 @@ void SqliteStudyStore::clear_log_tails(std::int64_t id) {
 std::vector<Evaluation> SqliteStudyStore::evaluations(CaseRows cases) const {
     std::lock_guard lock(impl_->mutex);
     std::vector<Evaluation> evaluations;
-    auto rows = impl_->db.prepare("SELECT " + evaluation_columns(impl_->has_same_as, impl_->paired_columns) +
+    auto rows = impl_->db.prepare("SELECT " + evaluation_columns(*impl_) +
                                   " FROM evaluation ORDER BY id");
     while (rows.step()) evaluations.push_back(read_evaluation(rows, impl_->path));
     std::stable_partition(evaluations.begin(), evaluations.end(),
@@ -225,7 +230,7 @@ std::optional<Evaluation> SqliteStudyStore::find(const std::string& route_hash) 
     std::optional<Evaluation> found;
     {
         std::lock_guard lock(impl_->mutex);
-        auto row = impl_->db.prepare("SELECT " + evaluation_columns(impl_->has_same_as, impl_->paired_columns) +
+        auto row = impl_->db.prepare("SELECT " + evaluation_columns(*impl_) +
                                      " FROM evaluation WHERE route_hash = ? AND status != 'pending' "
                                      "ORDER BY id DESC LIMIT 1");
         row.bind(1, route_hash);

@@ -130,6 +130,13 @@ ALTER TABLE evaluation ADD COLUMN paired_default_samples TEXT NOT NULL DEFAULT '
 ALTER TABLE evaluation ADD COLUMN paired_samples TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 6: what one run of a measured build cost (Evaluation::run_first_s, run_repeat_s), so a
+// confirmation is priced at each route's own runs; 0 (an older row) reads as not measured.
+constexpr const char* kVersion6 = R"sql(
+ALTER TABLE evaluation ADD COLUMN run_first_s REAL NOT NULL DEFAULT 0;
+ALTER TABLE evaluation ADD COLUMN run_repeat_s REAL NOT NULL DEFAULT 0;
+)sql";
+
 std::int64_t pragma_integer(SqliteDb& db, const char* pragma) {
     auto statement = db.prepare(std::string("PRAGMA ") + pragma);
     return statement.step() ? statement.integer(0) : 0;
@@ -190,7 +197,7 @@ void create_fresh_schema(SqliteDb& db, const std::vector<StoreMigration>& migrat
 
 const std::vector<StoreMigration>& store_migrations() {
     static const std::vector<StoreMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4},
-                                                                   {5, kVersion5}};
+                                                                   {5, kVersion5}, {6, kVersion6}};
     return migrations;
 }
 

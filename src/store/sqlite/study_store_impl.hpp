@@ -24,6 +24,7 @@ struct SqliteStudyStore::Impl {
     int opened_version = 0;
     bool has_same_as = true;     ///< evaluation.same_as exists (false: a store before schema 4 opened read-only)
     bool paired_columns = true;  ///< the evaluation table has schema 5's paired columns (a reader of an older store: no)
+    bool run_cost_columns = true;  ///< the evaluation table has schema 6's run costs (a reader of an older store: no)
     std::string moved_aside_to;  ///< where opening as a new study renamed the earlier one
 };
 

@@ -43,10 +43,17 @@ default and triton.cudagraphs=on builds at 0.996 and 1.000 times (median of the 
 compile directly, outside Dynamo's frame: it measured BERT's triton.cudagraphs=on build 7.6% slower
 and its default 3% faster than a tracing request, so it is not used. (A graph kept by a backend
 that only keeps it missed AOTAutograd's cache, and a plain deepcopy drops Dynamo's input sources,
-which faithful_copy keeps.) A request whose
-compile from the recorded graph loads other code than the build's is traced as the build was
-("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
-every later request (on the H200, freezing=on was refused so in ResNet-18's and BERT's studies); so does one on which Dynamo traced the model again (a guard failed: "dynamo,
+which faithful_copy keeps.) Dynamo's trace itself depends on
+one part of the route, whether Inductor freezes the parameters (dynamo_view): the process keeps
+one recorded trace per view, side by side (each through its own backend, so Dynamo keeps one
+compiled entry per view and no reset is needed); the first freezing=on request records the frozen
+view ("dynamo, recording"). Before, one trace stood for every route, and on the H200 freezing=on
+compiled from it to other code than its build's, so the process traced every later request. Each
+slot counts the calls through it: a request whose timed calls did not all go through its own
+view's slot is traced and timed again as the build was ("dynamo, dispatch missed"). A request
+whose compile from the recorded graph loads other code than the build's is traced as the build
+was ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
+every later request; so does one on which Dynamo traced the model again (a guard failed: "dynamo,
 traced again"). A model that does not trace to one graph of one output keeps the tracing
 path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics
 also hold AOTAutograd's cache key details ("cache_keys"), so the two paths' keys for one build can

@@ -1,6 +1,7 @@
-// A twin's answer is copied whole (status, message, per-case results, timing, paired rounds), so a report, a
-// strategy and the confirmation's choice read the same figures for both routes; only what the
-// candidate did itself (its route, phase, build and artifact, when it started) stays its own.
+// A twin's answer is copied whole (status, message, per-case results, timing, paired rounds, what its
+// runs cost), so a report, a strategy, the confirmation's choice and its price read the same
+// figures for both routes; only what the candidate did itself (its route, phase, build and
+// artifact, when it started) stays its own.
 #include "study/same_artifact.hpp"
 
 #include "routetune/strategy.hpp"
@@ -26,6 +27,8 @@ Evaluation same_as_twin(Evaluation built, const Evaluation& twin) {
     built.cases = twin.cases;
     built.timing = twin.timing;
     built.paired = twin.paired;
+    built.run_first_s = twin.run_first_s;
+    built.run_repeat_s = twin.run_repeat_s;
     built.same_as = measured_as(observe(twin, nullptr));
     built.finished_at = iso8601_utc_now();
     return built;

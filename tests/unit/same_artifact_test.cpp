@@ -229,6 +229,8 @@ TEST(SameArtifact, AnAnswerKeepsWhatTheCandidateDidAndTakesTheTwinsFigures) {
     twin.message = "case a: loss 1 over 0";
     twin.timing = summarize({1, 2, 3});
     twin.paired = {{1, 2, 3}, {1.5, 2.5, 3.5}};
+    twin.run_first_s = 3.6;
+    twin.run_repeat_s = 0.6;
     twin.cases = {CaseResult{"a", Status::Inaccurate, 0, 0, 1.0, "", summarize({1, 2, 3})}};
     Evaluation built;
     built.route = Route::parse("-a=3");
@@ -248,6 +250,8 @@ TEST(SameArtifact, AnAnswerKeepsWhatTheCandidateDidAndTakesTheTwinsFigures) {
     EXPECT_EQ(answer.timing.samples_s, twin.timing.samples_s);
     EXPECT_EQ(answer.paired.default_s, twin.paired.default_s) << "the twin's paired rounds are its figure";
     EXPECT_EQ(answer.paired.candidate_s, twin.paired.candidate_s);
+    EXPECT_DOUBLE_EQ(answer.run_first_s, 3.6) << "a confirmation of this route is priced at the twin's runs";
+    EXPECT_DOUBLE_EQ(answer.run_repeat_s, 0.6);
     ASSERT_EQ(answer.cases.size(), 1u);
     EXPECT_DOUBLE_EQ(answer.cases[0].loss, 1.0);
     EXPECT_EQ(answer.same_as, "-a=2");

@@ -48,8 +48,10 @@ ConfirmationCost confirmation_cost(const TimingSpec& timing, int jobs, const std
     for (std::size_t i = 0; i < routes.size(); ++i) {
         RunCost run{std::max(routes[i].run.first_s, routes[i].run.repeat_s), routes[i].run.repeat_s};
         cost.runs_s += cost.builds * (run.first_s + (cost.passes - 1) * run.repeat_s);
-        if (i == 0 || run.first_s + run.repeat_s < cost.cheapest.first_s + cost.cheapest.repeat_s) cost.cheapest = run;
-        if (i == 0 || run.first_s + run.repeat_s > cost.dearest.first_s + cost.dearest.repeat_s) cost.dearest = run;
+        cost.cheapest.first_s = i == 0 ? run.first_s : std::min(cost.cheapest.first_s, run.first_s);
+        cost.cheapest.repeat_s = i == 0 ? run.repeat_s : std::min(cost.cheapest.repeat_s, run.repeat_s);
+        cost.dearest.first_s = std::max(cost.dearest.first_s, run.first_s);
+        cost.dearest.repeat_s = std::max(cost.dearest.repeat_s, run.repeat_s);
     }
     if (timing.confirm_rebuild && !routes.empty()) {
         std::size_t builds = cost.routes * static_cast<std::size_t>(cost.builds);

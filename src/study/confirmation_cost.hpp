@@ -32,8 +32,8 @@ struct ConfirmationCost {
     std::size_t routes = 0;       ///< routes confirmed, the default included
     int builds = 1;               ///< builds of each route (confirm_builds on fresh builds, else the kept one)
     double runs_s = 0;            ///< every run: the sum over routes of builds × (first + (passes - 1) × later run)
-    RunCost cheapest;             ///< the cheapest route's runs (describe)
-    RunCost dearest;              ///< the dearest route's runs (describe)
+    RunCost cheapest;             ///< the lowest first run and the lowest later run among the routes (describe)
+    RunCost dearest;              ///< the highest of each among the routes (describe)
     std::size_t build_waves = 0;  ///< rounds of --jobs builds at once (0: the kept builds are reused)
     double build_s = 0;           ///< the slowest build among the routes
 

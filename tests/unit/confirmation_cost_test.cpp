@@ -91,6 +91,10 @@ TEST(ConfirmationCost, EachRouteIsPricedAtItsOwnRuns) {
     EXPECT_DOUBLE_EQ(cost.total_s(), 3 * (0.55 + 0.5) * 2 + 3 * (3.6 + 0.6) + 1 * 40);
     EXPECT_EQ(cost.describe(),
               "2 passes x 3 routes x 3 builds x 0.5-0.6 s per run (0.55-3.6 s a build's first) + 1 wave of fresh builds x 40 s");
+    ConfirmationCost crossed = confirmation_cost(timing(2, 0, 2, true, 3), 9, {{30, {0.5, 0.6}}, {30, {3.6, 0.5}}});
+    EXPECT_EQ(crossed.describe(),
+              "2 passes x 2 routes x 3 builds x 0.5-0.6 s per run (0.6-3.6 s a build's first) + 1 wave of fresh builds x 30 s")
+        << "each range from its own lowest to its own highest (a first run never below its later runs)";
     Evaluation d = evaluation("", 1.0, 30);
     Evaluation frozen = evaluation("-a=1", 0.5, 40);
     frozen.run_first_s = dear.first_s;

@@ -35,7 +35,9 @@ the backend, the cache lookups), to tell where a first call's time goes; path (w
 the request compiled the graph traced once, "dynamo" when it traced again); output_diff (warm
 only: the largest absolute difference from the build's first warm output in this bench); caches
 (warm only: the compile caches' hits and misses within the request, PyTorch's counters) and
-capture_refused (warm only: why the trace-once path did not time this request, where it did not). With
+capture_refused (warm only: why the trace-once path did not time this request, where it did not); with
+ROUTETUNE_WARM_PROFILE_COMPILE=1, each captured request's compile is profiled and its 30 costliest
+calls (cumulative s, own s, calls, where) follow its line as "  profile" lines. With
 ROUTETUNE_WARM_CACHE_KEYS=1 and processes D and A, the parts of AOTAutograd's cache key that
 differ between them for each build go to OUTDIR/cache_key_diff.txt.
 """
@@ -121,6 +123,9 @@ def show(row, table):
                       loads.get("capture_refused", "")[:300]])
     print(text, flush=True)
     table.write(text + "\n")
+    for line in loads.get("compile_profile", []):
+        print("  profile\t" + line, flush=True)
+        table.write("  profile\t" + line + "\n")
     table.flush()
 
 

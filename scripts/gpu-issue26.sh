@@ -44,6 +44,13 @@
 #                              L + $OVERRUN (10) s
 #   scripts/gpu-issue26.sh 12  inductor_bert, warm, --time-limit $BERT_LIMIT (default 120 s), then, where its
 #                              outcome names a `tune --continue` limit, that continuation on the same store
+#   scripts/gpu-issue26.sh 13  what a request costs with kept compiles (workload.keep_compile): bench
+#                              processes D and A on inductor_bert (under $BERT_BENCH_S, 200 s) and
+#                              inductor_resnet18 (under $RESNET_BENCH_S, 200 s) over "", freezing=on,
+#                              triton.cudagraphs=on and freezing=on epilogue_fusion=off (a second
+#                              frozen build, compiled from the frozen view's recording), each
+#                              captured compile profiled (ROUTETUNE_WARM_PROFILE_COMPILE=1), then
+#                              warm studies $STUDIES (default none), each under L + $OVERRUN (10) s
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -222,6 +229,14 @@ case $phase in
       "$work/inductor_bert_warm_${BERT_LIMIT:-120}s.json" 2>/dev/null)
   note "the outcome names a --continue limit of: ${named:-none}"
   [[ -n $named ]] && STORE_RUN=inductor_bert_warm_${BERT_LIMIT:-120}s OVERRUN=10 study inductor_bert "$named" warm --continue ;;
+13)
+  for model in inductor_bert:${BERT_BENCH_S:-200} inductor_resnet18:${RESNET_BENCH_S:-200}; do
+    ROUTETUNE_WARM_PROFILE_COMPILE=1 WARM_BENCH_PROCESSES="D A" WARM_BENCH_FRESH=0 bench "${model%%:*}" "${model##*:}" "" \
+        "-inductor:freezing=on" "-inductor:triton.cudagraphs=on" "-inductor:freezing=on -inductor:epilogue_fusion=off"
+  done
+  for name in ${STUDIES:-}; do
+    OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
+  done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -230,7 +245,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|13|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

@@ -54,7 +54,11 @@ view's slot is traced and timed again as the build was ("dynamo, dispatch missed
 whose compile from the recorded graph loads other code than the build's is traced as the build
 was ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
 every later request; so does one on which Dynamo traced the model again (a guard failed: "dynamo,
-traced again"). A model that does not trace to one graph of one output keeps the tracing
+traced again"). A build measured again in the same process (the default's runs paired with each
+candidate, the confirmation's second round) runs the compile its earlier request made and checked
+("captured, kept": keep_compile, at most ROUTETUNE_WARM_KEPT_BUILDS builds, 8 by default, 0 turns it
+off), not a new compile from its cache; a triton.cudagraphs=on build is compiled each time.
+A model that does not trace to one graph of one output keeps the tracing
 path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics
 also hold AOTAutograd's cache key details ("cache_keys"), so the two paths' keys for one build can
 be compared part by part (bench/warm_measure_bench.py prints the parts that differ).
@@ -311,8 +315,37 @@ def warm_setup(args):
     if os.environ.get("ROUTETUNE_WARM_CACHE_KEYS") == "1":
         record_cache_keys()
     config.load_config(defaults)
-    return {"model": model, "example": example, "defaults": defaults, "traces": {},
+    return {"model": model, "example": example, "defaults": defaults, "traces": {}, "kept": {},
             "record": os.environ.get("ROUTETUNE_WARM_CAPTURE", "1") != "0"}
+
+
+KEPT_BUILDS = int(os.environ.get("ROUTETUNE_WARM_KEPT_BUILDS", "8"))  # most compiles kept at once
+
+
+def keep_compile(context, key, view, graph, code):
+    """Keeps the compile now in graph's slot as build key's (its artifact, its code hash), whose
+    requests ran code hash code, so that the build's later requests in this process run it again
+    instead of compiling it again; the least recently used goes beyond KEPT_BUILDS. A build whose
+    route records CUDA graphs (triton.cudagraphs) is not kept: reset_between_requests lets
+    Inductor's CUDA graph trees go, and a kept compile's recorded graphs would go with them."""
+    import torch._inductor.config as config
+
+    if config.triton.cudagraphs or KEPT_BUILDS <= 0:
+        return
+    context["kept"].pop(key, None)
+    context["kept"][key] = {"view": view, "compile": graph[3][0], "code": code}
+    while len(context["kept"]) > KEPT_BUILDS:
+        del context["kept"][next(iter(context["kept"]))]
+
+
+def kept_compile(context, key, view):
+    """Build key's kept compile of this view ({"compile", "code"}), made the most recently used,
+    or None."""
+    kept = context["kept"].pop(key, None)
+    if kept is None or kept["view"] != view:
+        return None
+    context["kept"][key] = kept
+    return kept
 
 
 def dispatching_backend():
@@ -375,6 +408,20 @@ def faithful_copy(graph_module):
     return copied
 
 
+COMPILE_PROFILE = []  # with ROUTETUNE_WARM_PROFILE_COMPILE=1: the last compile_into's costliest calls
+
+
+def profile_lines(profiler):
+    """profiler's 30 functions of the highest cumulative time, one line each (seconds cumulative,
+    seconds in the function itself, calls, where)."""
+    import pstats
+
+    stats = pstats.Stats(profiler)
+    rows = sorted(stats.stats.items(), key=lambda item: -item[1][3])[:30]
+    return ["%.3f %.3f %d %s:%d(%s)" % (cumulative, own, calls, where[0][-60:], where[1], where[2])
+            for where, (_, calls, own, cumulative, _) in rows]
+
+
 def compile_into(graph):
     """Compiles the recorded graph under the route the environment names, as torch.compile's
     Inductor backend compiles a graph (compile_fx on a faithful copy, in Dynamo's tracing context
@@ -386,8 +433,17 @@ def compile_into(graph):
 
     apply_route()
     graph_module, inputs, context, slot, _ = graph
+    profiler = None
+    if os.environ.get("ROUTETUNE_WARM_PROFILE_COMPILE") == "1":
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     with torch._guards.tracing(context), torch.no_grad():
         function = compile_fx(faithful_copy(graph_module), inputs)
+    if profiler is not None:
+        profiler.disable()
+        COMPILE_PROFILE[:] = profile_lines(profiler)
     if getattr(function, "_boxed_call", False) != getattr(slot[0], "_boxed_call", False):
         return "its compile's calling convention differs from the recorded one's"
     slot[0] = function
@@ -429,8 +485,8 @@ def reset_between_requests(context):
 
 def stop_capturing(context):
     """Ends the recorded path in this process: later requests trace (and reset) as a build does, and
-    every view's recorded graphs and the compiles in their slots are let go."""
-    context["traces"], context["record"] = {}, False
+    every view's recorded graphs, the compiles in their slots and the kept compiles are let go."""
+    context["traces"], context["kept"], context["record"] = {}, {}, False
 
 
 def code_refusal(built, caches_before):
@@ -466,13 +522,23 @@ def warm_run(context, request):
     phases_before = compile_phase_seconds()
     caches_before = cache_counters()
     del CACHE_KEY_DETAILS[:]
+    del COMPILE_PROFILE[:]
     with open(request["artifact"], encoding="utf-8") as handle:
         built = json.load(handle).get("code_sha256", "")
     started = time.time()
-    path, refused, recorded = "dynamo", "", None
+    path, refused, recorded, kept = "dynamo", "", None, None
     view = dynamo_view()
     trace = context["traces"].get(view)
-    if context["record"] and trace is None:
+    key = (os.path.realpath(request["artifact"]), built)
+    if trace is not None:
+        kept = kept_compile(context, key, view)
+    if kept is not None:
+        # This build ran in this process before, its own code checked then: its compile is put
+        # back in its view's slot, not compiled again.
+        fn, path = trace["traced"], "captured, kept"
+        traces_before = len(trace["recorded"])
+        trace["graph"][3][0] = kept["compile"]
+    elif context["record"] and trace is None:
         # This view's first request: traced through its own dispatching backend, kept beside the
         # other views' traces (Dynamo keeps one compiled entry per backend, so no reset is needed).
         backend, recorded = dispatching_backend()
@@ -491,7 +557,8 @@ def warm_run(context, request):
             fn, path = compiled(context["model"])[0], "dynamo, capture refused"
     else:
         fn, _ = compiled(context["model"])
-    calls_before = trace["graph"][4][0] if path == "captured" else 0
+    captured = path in ("captured", "captured, kept")
+    calls_before = trace["graph"][4][0] if captured else 0
     times, result, first_call_s = timed_in_process(fn, context["example"])
     missed = ""
     if recorded is not None:
@@ -502,12 +569,12 @@ def warm_run(context, request):
             stop_capturing(context)
         else:
             context["traces"][view] = {"graph": graph, "traced": fn, "recorded": recorded}
-    elif path == "captured" and len(trace["recorded"]) != traces_before:
+    elif captured and len(trace["recorded"]) != traces_before:
         # Dynamo traced the model again (a guard failed), so Inductor compiled it as a tracing
         # request would; the recorded trace no longer answers, so later requests trace.
         path = "dynamo, traced again"
         stop_capturing(context)
-    elif path == "captured" and trace["graph"][4][0] - calls_before != WARMUP + ITERS:
+    elif captured and trace["graph"][4][0] - calls_before != WARMUP + ITERS:
         missed = "%d of the %d timed and warm-up calls went through this view's compile" % (
             trace["graph"][4][0] - calls_before, WARMUP + ITERS)
     if missed:
@@ -525,15 +592,19 @@ def warm_run(context, request):
                    "reset_s": reset_s, "code_load_s": LOAD_SECONDS[0], "modules_loaded": len(LOADED_CODE),
                    "compile_phases_s": compile_phases_since(phases_before),
                    "caches": caches_since(caches_before), "cache_keys": list(CACHE_KEY_DETAILS),
-                   "path": path, "capture_refused": refused}, handle)
+                   "path": path, "capture_refused": refused, "compile_profile": list(COMPILE_PROFILE)}, handle)
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
     foreign = [loaded for loaded in LOADED_CODE if not loaded.startswith(cache + os.sep)]
     if foreign:
         raise RuntimeError("ran generated code from outside this build's cache folder %s: %s" % (cache, foreign[0]))
+    if path == "captured, kept":
+        return {"code_sha256": kept["code"], "path": path}
     refused = code_refusal(built, caches_before)
     if refused:
         raise RuntimeError(refused)
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
+    if path == "captured" or (path == "dynamo, recording" and view in context["traces"]):
+        keep_compile(context, key, view, context["traces"][view]["graph"], code)
     return {"code_sha256": code, "path": path}
 
 

@@ -132,6 +132,31 @@ std::string best_confirmed(const std::vector<Confirmation>& confirmations) {
     return "; best confirmed " + percent(top->speedup) + " [" + percent(top->ci_low) + ", " + percent(top->ci_high) + "]";
 }
 
+// What the rest of a round costs, from build k on: each build at what its latest run took
+// (last_s), scaled by what its route's runs of this round took against those prices (took_s,
+// priced_s per route), a route not yet run this round by the smallest such ratio of the routes
+// run so far. A warm process's later run of a build may cost a fraction of its first (a compile
+// kept, not repeated: BERT's frozen builds 0.4 s against 12 s), and differently per route; a
+// fresh process's costs what it did. Before any run of the round, nothing is scaled.
+double rest_of_round_s(std::size_t k, const std::vector<double>& last_s, const std::vector<std::size_t>& route_of,
+                       const std::vector<bool>& alive, const std::vector<double>& took_s,
+                       const std::vector<double>& priced_s) {
+    double smallest = 1;
+    bool any = false;
+    for (std::size_t i = 0; i < took_s.size(); ++i) {
+        if (priced_s[i] <= 0) continue;
+        smallest = any ? std::min(smallest, took_s[i] / priced_s[i]) : took_s[i] / priced_s[i];
+        any = true;
+    }
+    double rest = 0;
+    for (std::size_t j = k; j < last_s.size(); ++j) {
+        std::size_t i = route_of[j];
+        if (!alive[i]) continue;
+        rest += last_s[j] * (priced_s[i] > 0 ? took_s[i] / priced_s[i] : smallest);
+    }
+    return rest;
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> ConfirmationRunner::interleave(const std::vector<BuiltCandidate>& routes,
@@ -148,24 +173,41 @@ std::vector<std::vector<double>> ConfirmationRunner::rounds(const std::vector<Bu
                                                             std::vector<std::string>& dropped) const {
     std::vector<std::vector<double>> samples(builds.size());
     int rounds = std::max(timing_.confirm_rounds, 1);
-    int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec asks for warm-ups
+    int first_round = timing_.warmup > 0 ? -1 : 0;  // one warm-up pass when the spec has warm-ups
     rounds_done_ = 0;
+    runs_not_pooled_ = 0;
     stopped_by_limit_ = false;
-    double last_round_s = 0;
-    for (int round = first_round; round < rounds && !interrupt_requested(); ++round) {
-        if (round >= 1 && clock_ && clock_->now_s() + last_round_s > deadline_s_) {  // it would end past the limit
-            stopped_by_limit_ = true;
-            break;
-        }
-        double began = clock_ ? clock_->now_s() : 0;
+    std::vector<double> last_s(builds.size(), 0);  // what each build's latest run took
+    for (int round = first_round; round < rounds && !interrupt_requested() && !stopped_by_limit_; ++round) {
         if (progress_) {
             auto confirmed = static_cast<std::size_t>(std::count(alive.begin() + 1, alive.end(), true));
             progress_(ConfirmationProgress{confirmed, round + 1, rounds, 0});
         }
+        std::vector<std::size_t> sizes_before(builds.size());
+        for (std::size_t k = 0; k < builds.size(); ++k) sizes_before[k] = samples[k].size();
+        std::vector<double> took_s(alive.size(), 0), priced_s(alive.size(), 0);  // per route, this round
+        int runs = 0;
         for (std::size_t k = 0; k < builds.size(); ++k) {
             std::size_t i = route_of[k];
             if (!alive[i]) continue;
+            // Past the first round, the next run must fit at what it took last time, and the rest of
+            // the round at what this round's runs show (a round cut short is not pooled).
+            if (round >= 1 && clock_ &&
+                (clock_->now_s() + last_s[k] > deadline_s_ ||
+                 (runs > 0 && clock_->now_s() + rest_of_round_s(k, last_s, route_of, alive, took_s, priced_s) >
+                                  deadline_s_))) {
+                stopped_by_limit_ = true;
+                break;
+            }
+            double began = clock_ ? clock_->now_s() : 0;
             auto sample = evaluator_.sample_once(builds[k], baseline_);
+            ++runs;
+            if (clock_) {
+                double took = clock_->now_s() - began;
+                took_s[i] += took;
+                priced_s[i] += last_s[k];
+                last_s[k] = took;
+            }
             if (!sample) {
                 alive[i] = false;
                 if (i > 0) dropped.push_back(builds[k].evaluation.route.to_string() + " (failed a confirmation run)");
@@ -173,9 +215,14 @@ std::vector<std::vector<double>> ConfirmationRunner::rounds(const std::vector<Bu
             }
             if (round >= 0) samples[k].insert(samples[k].end(), sample->begin(), sample->end());
         }
+        if (stopped_by_limit_) {
+            // A round cut short is not pooled: every route keeps the same rounds.
+            for (std::size_t k = 0; k < builds.size(); ++k) samples[k].resize(sizes_before[k]);
+            runs_not_pooled_ = runs;
+            break;
+        }
         if (!alive[0]) break;
         if (round >= 0) ++rounds_done_;
-        if (clock_) last_round_s = clock_->now_s() - began;
     }
     return samples;
 }
@@ -263,9 +310,13 @@ StudyOutcome ConfirmationRunner::decide(StudyStore& store, const std::vector<Eva
     store.record_confirmation(record);
     record_confirmation_builds(store, record);
     std::string notes = joined_notes(dropped) + spread_note(medians[0], timing_.min_gain);
-    if (stopped_by_limit_)
+    if (stopped_by_limit_) {
         notes += "; stopped after " + std::to_string(rounds_done_) + " of " + std::to_string(std::max(timing_.confirm_rounds, 1)) +
                  " rounds: the next would have ended past the time limit";
+        if (runs_not_pooled_ > 0)
+            notes += " (its first " + std::to_string(runs_not_pooled_) + " run" + (runs_not_pooled_ > 1 ? "s" : "") +
+                     " measured, not pooled)";
+    }
     outcome = conclude(pick_winner(confirmations, timing_.min_gain), confirmations, builds,
                        notes, std::move(outcome));
     for (const auto& route_builds : built) {

@@ -31,7 +31,8 @@ public:
     /// Fresh builds (confirm_rebuild) run up to jobs at once.
     void build_jobs(int jobs) { jobs_ = std::max(jobs, 1); }
     /// The confirmation must end by deadline_s on clock: decide() confirms nothing when its
-    /// estimated cost does not fit, and stops after the last round that fits.
+    /// estimated cost does not fit, and stops once the next run of a round would not fit (a round
+    /// it cuts short is not pooled).
     void within(const Clock& clock, double deadline_s) {
         clock_ = &clock;
         deadline_s_ = deadline_s;
@@ -68,6 +69,7 @@ private:
     double deadline_s_ = 0;
     mutable int rounds_done_ = 0;          ///< rounds the last interleave measured
     mutable bool stopped_by_limit_ = false;  ///< ... and whether the deadline stopped it
+    mutable int runs_not_pooled_ = 0;        ///< ... and the runs of the round it cut short (not pooled)
 };
 
 }  // namespace routetune

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -215,6 +216,61 @@ TEST_F(Confirm, NoRoundStartsThatTheLastRoundSaysWouldEndPastTheDeadline) {
     EXPECT_EQ(store->read_confirmation()->rounds, 3);
     EXPECT_EQ(outcome.outcome, Outcome::Improved);
     EXPECT_NE(outcome.message.find("stopped after 3 of 5 rounds"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Confirm, ALaterRoundRunsWhenItsRunsCostLessThanTheFirstRoundsDid) {
+    // A warm process keeps a build's compile: its first run of a build costs 0.4 s, later ones 0.02 s.
+    std::map<std::string, int> runs_of;
+    bench.runner.on_call = [&](const fake::Call& call) {
+        if (!call.build) bench.clock.advance(runs_of[call.flags]++ == 0 ? 0.4 : 0.02);
+    };
+    bench.spec.timing.confirm_rounds = 3;
+    bench.runner.routes["-a=1"].run_s = 0.05;
+    bench.runner.routes["-a=2"].run_s = 0.05;
+    // The first round takes 1.2 s: another such would not fit, nor would the second round's rest
+    // after its default's run at the first round's prices (1.22 + 0.8 s).
+    double deadline = bench.clock.now_s() + 1.7;
+    StudyOutcome outcome = decide({searched("-a=1", 0.05), searched("-a=2", 0.05)},
+                                  [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    EXPECT_EQ(run_order().size(), 9u) << outcome.message;
+    EXPECT_LE(bench.clock.now_s(), deadline);
+    ASSERT_TRUE(store->read_confirmation());
+    EXPECT_EQ(store->read_confirmation()->rounds, 3);
+    EXPECT_EQ(outcome.message.find("stopped after"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Confirm, ARoundCutShortByTheLimitIsNotPooled) {
+    runs_take_time();
+    bench.runner.routes[""].run_s = 0.2;
+    bench.runner.routes["-a=1"].run_s = 0.1;
+    double deadline = bench.clock.now_s() + 1.15;  // 3 rounds end at 0.9 s; the 4th's default run fits, its candidate's not
+    StudyOutcome outcome = decide({searched("-a=1", 0.05)}, [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    EXPECT_EQ(run_order().size(), 7u);
+    EXPECT_LE(bench.clock.now_s(), deadline);
+    ASSERT_TRUE(store->read_confirmation());
+    EXPECT_EQ(store->read_confirmation()->rounds, 3);
+    EXPECT_EQ(store->read_confirmation()->baseline->timing.samples_s.size(), 3u) << "the cut round's default run pooled";
+    EXPECT_EQ(confirmed("-a=1").timing.samples_s.size(), 3u);
+    EXPECT_NE(outcome.message.find("stopped after 3 of 5 rounds: the next would have ended past the time limit (its "
+                                   "first 1 run measured, not pooled)"),
+              std::string::npos)
+        << outcome.message;
+}
+
+TEST_F(Confirm, ARoundWhoseRunsCostWhatTheyDidStopsOnceTheRestCannotFit) {
+    runs_take_time();
+    bench.runner.routes[""].run_s = 0.4;
+    bench.runner.routes["-a=1"].run_s = 0.1;
+    bench.runner.routes["-a=2"].run_s = 0.1;
+    // Rounds of 0.6 s end at 0.6 and 1.2 s; in the third the default's run ends at 1.6 s, and the
+    // two candidates' each fit alone (1.7 s) but not together (1.8 s): the round stops before the
+    // first of them.
+    double deadline = bench.clock.now_s() + 1.75;
+    StudyOutcome outcome = decide({searched("-a=1", 0.05), searched("-a=2", 0.05)},
+                                  [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    EXPECT_EQ(run_order().size(), 7u) << outcome.message;
+    ASSERT_TRUE(store->read_confirmation());
+    EXPECT_EQ(store->read_confirmation()->rounds, 2);
 }
 
 }  // namespace

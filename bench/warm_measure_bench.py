@@ -38,6 +38,8 @@ only: the largest absolute difference from the build's first warm output in this
 capture_refused (warm only: why the trace-once path did not time this request, where it did not); with
 ROUTETUNE_WARM_PROFILE_COMPILE=1, each captured request's compile is profiled and its 30 costliest
 calls (cumulative s, own s, calls, where) follow its line as "  profile" lines. With
+WARM_BENCH_KEPT_AB=ROUNDS, only kept_against_compiled runs (a build's kept compile against a new
+compile of it, alternating in one process). With
 ROUTETUNE_WARM_CACHE_KEYS=1 and processes D and A, the parts of AOTAutograd's cache key that
 differ between them for each build go to OUTDIR/cache_key_diff.txt.
 """
@@ -185,6 +187,52 @@ def request_for(model_dir, build, route):
             "env": {k: env[k] for k in ("ROUTETUNE_INDUCTOR_ROUTE", "ROUTETUNE_PYTHON_DIR", "TORCHINDUCTOR_CACHE_DIR")}}
 
 
+def kept_against_compiled(model_dir, outdir, builds, requests, rounds, table):
+    """WARM_BENCH_KEPT_AB=ROUNDS: does a kept compile time a build as a new compile from its cache
+    does? One trace-once process K measures each build once (its view's recording or a captured
+    compile, which it keeps), then ROUNDS rounds of each build twice, once running its kept compile
+    ("captured, kept") and once compiling it again (the request's ROUTETUNE_WARM_KEPT_BUILDS=0:
+    "captured"), the order alternating round by round; prints each round's kept / compiled ratio of
+    medians per build, and their median."""
+    process = WarmProcess(os.path.join(outdir, "warm-K"), model_dir, dict(builds[0][0], ROUTETUNE_WARM_CAPTURE="1"))
+    show(("warm-start", "K", "-", process.start_s, 0.0, 0.0, 0.0, ""), table)
+
+    def measure(index, keep):
+        request = dict(requests[index])
+        if not keep:
+            request["env"] = dict(request["env"], ROUTETUNE_WARM_KEPT_BUILDS="0")
+        started = time.time()
+        reply = process.run(request)
+        wall_s = time.time() - started
+        with open(request["metrics"], encoding="utf-8") as handle:
+            metrics = json.load(handle)
+        gpu_s, median_ms = metrics_of(request["metrics"])
+        show(("warm", "K", "r%d" % index, wall_s, gpu_s, metrics.get("first_call_s", 0.0), median_ms,
+              reply.get("code_sha256", ""), metrics), table)
+        return median_ms, metrics.get("path", "")
+
+    for index in range(len(requests)):
+        measure(index, True)
+    ratios = {index: [] for index in range(len(requests))}
+    for round_index in range(rounds):
+        for index in range(len(requests)):
+            order = (True, False) if round_index % 2 == 0 else (False, True)
+            medians = {keep: measure(index, keep) for keep in order}
+            ratios[index].append(medians[True][0] / medians[False][0])
+            line = "round %d r%d kept/compiled %.4f (%s %.4f ms, %s %.4f ms)" % (
+                round_index, index, ratios[index][-1], medians[True][1], medians[True][0], medians[False][1],
+                medians[False][0])
+            print(line, flush=True)
+            table.write(line + "\n")
+    for index, values in ratios.items():
+        line = "r%d kept/compiled: median %.4f, range %.4f-%.4f over %d rounds" % (
+            index, statistics.median(values), min(values), max(values), len(values))
+        print(line, flush=True)
+        table.write(line + "\n")
+    process.close()
+    return 0
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__)
@@ -211,6 +259,8 @@ def main(argv):
     captured = dict(builds[0][0], ROUTETUNE_WARM_CAPTURE="1")
     processes = {"A": (order_a, tracing), "B": ([0], tracing), "C": (order_a, single), "D": (order_a, captured)}
     first_outputs, key_details = {}, {}
+    if os.environ.get("WARM_BENCH_KEPT_AB"):
+        return kept_against_compiled(model_dir, outdir, builds, requests, int(os.environ["WARM_BENCH_KEPT_AB"]), table)
     for name in os.environ.get("WARM_BENCH_PROCESSES", "A B C").split():
         order, env = processes[name]
         process = WarmProcess(os.path.join(outdir, "warm-" + name), model_dir, env)

@@ -51,6 +51,11 @@
 #                              frozen build, compiled from the frozen view's recording), each
 #                              captured compile profiled (ROUTETUNE_WARM_PROFILE_COMPILE=1), then
 #                              warm studies $STUDIES (default none), each under L + $OVERRUN (10) s
+#   scripts/gpu-issue26.sh 14  does a kept compile time a build as a new compile of it does
+#                              (bench/warm_measure_bench.py with WARM_BENCH_KEPT_AB=$KEPT_ROUNDS, 5:
+#                              both alternating in one process) over "" and freezing=on, on
+#                              inductor_resnet18 (under $RESNET_BENCH_S, 130 s) and inductor_bert
+#                              (under $BERT_BENCH_S, 180 s)
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace where gdb is installed)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
@@ -237,6 +242,10 @@ case $phase in
   for name in ${STUDIES:-}; do
     OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
   done ;;
+14)
+  for model in inductor_resnet18:${RESNET_BENCH_S:-130} inductor_bert:${BERT_BENCH_S:-180}; do
+    WARM_BENCH_KEPT_AB=${KEPT_ROUNDS:-5} bench "${model%%:*}" "${model##*:}" "" "-inductor:freezing=on"
+  done ;;
 4)
   timeout ${AOTI_S:-280} python3 docs/gpu/aoti_load_repro.py "$work/aoti" ${AOTI_STEPS:-compile-linear metadata-linear toolchain-linear cpp-wrapper-linear load-linear} > "$work/aoti_repro.log" 2>&1
   note "aoti_load_repro: exit $?"
@@ -245,7 +254,7 @@ case $phase in
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|13|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|13|14|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

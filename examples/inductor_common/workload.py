@@ -319,28 +319,33 @@ def warm_setup(args):
             "record": os.environ.get("ROUTETUNE_WARM_CAPTURE", "1") != "0"}
 
 
-KEPT_BUILDS = int(os.environ.get("ROUTETUNE_WARM_KEPT_BUILDS", "8"))  # most compiles kept at once
+def kept_builds():
+    """The most builds whose compiles the process keeps at once: ROUTETUNE_WARM_KEPT_BUILDS (8 by
+    default), read per request (a request's env may set it; 0 keeps none and uses none kept)."""
+    return int(os.environ.get("ROUTETUNE_WARM_KEPT_BUILDS", "8"))
 
 
 def keep_compile(context, key, view, graph, code):
     """Keeps the compile now in graph's slot as build key's (its artifact, its code hash), whose
     requests ran code hash code, so that the build's later requests in this process run it again
-    instead of compiling it again; the least recently used goes beyond KEPT_BUILDS. A build whose
+    instead of compiling it again; the least recently used goes beyond kept_builds(). A build whose
     route records CUDA graphs (triton.cudagraphs) is not kept: reset_between_requests lets
     Inductor's CUDA graph trees go, and a kept compile's recorded graphs would go with them."""
     import torch._inductor.config as config
 
-    if config.triton.cudagraphs or KEPT_BUILDS <= 0:
+    if config.triton.cudagraphs or kept_builds() <= 0:
         return
     context["kept"].pop(key, None)
     context["kept"][key] = {"view": view, "compile": graph[3][0], "code": code}
-    while len(context["kept"]) > KEPT_BUILDS:
+    while len(context["kept"]) > kept_builds():
         del context["kept"][next(iter(context["kept"]))]
 
 
 def kept_compile(context, key, view):
     """Build key's kept compile of this view ({"compile", "code"}), made the most recently used,
-    or None."""
+    or None (also when kept_builds() is 0)."""
+    if kept_builds() <= 0:
+        return None
     kept = context["kept"].pop(key, None)
     if kept is None or kept["view"] != view:
         return None

@@ -11,7 +11,10 @@ one request to the next; the WORKLOAD file says how:
                               {"time_ms": ...} to request["metrics"], like the spec's run command;
                               returns {"code_sha256": HASH of the code it executed} (or {}),
                               and optionally "path": how it ran that code (in words, e.g.
-                              "captured"), which the summary's code_identities list per build
+                              "captured"), which the summary's code_identities list per build,
+                              and "setup_s": the seconds of this run that a later run of the
+                              same build in this process will not pay (a compile it keeps),
+                              which routetune leaves out of the build's later runs' price
 
 warm_run raising ProcessCorrupted (from this module) means the process can no longer be trusted
 (a CUDA fault poisons the context): the reply says "crashed" and the process exits, so routetune
@@ -92,6 +95,8 @@ def answer(request, workload, context):
             reply["code_sha256"] = str(result["code_sha256"])
         if result.get("path"):
             reply["path"] = str(result["path"])
+        if isinstance(result.get("setup_s"), (int, float)) and result["setup_s"] > 0:
+            reply["setup_s"] = float(result["setup_s"])
         return reply, False
     except ProcessCorrupted as corrupted:
         reply.update(status="crashed", message=str(corrupted) or type(corrupted).__name__)

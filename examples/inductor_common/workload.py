@@ -57,7 +57,11 @@ every later request; so does one on which Dynamo traced the model again (a guard
 traced again"). A build measured again in the same process (the default's runs paired with each
 candidate, the confirmation's second round) runs the compile its earlier request made and checked
 ("captured, kept": keep_compile, at most ROUTETUNE_WARM_KEPT_BUILDS builds, 8 by default, 0 turns it
-off), not a new compile from its cache; a triton.cudagraphs=on build is compiled each time.
+off), not a new compile from its cache; a triton.cudagraphs=on build is compiled each time. The
+request that kept it replies "setup_s" (its trace or compile and first call), which routetune
+leaves out of the build's later runs' price. On an H100 (2026-12-06, bench/warm_measure_bench.py
+with WARM_BENCH_KEPT_AB=5) a kept compile timed each build as a new compile of it did: medians of
+the per-round ratios 0.997-1.004 for ResNet-18's and BERT's default and freezing=on builds.
 A model that does not trace to one graph of one output keeps the tracing
 path; metrics' "path" says which ran. With ROUTETUNE_WARM_CACHE_KEYS=1 each request's metrics
 also hold AOTAutograd's cache key details ("cache_keys"), so the two paths' keys for one build can
@@ -330,15 +334,17 @@ def keep_compile(context, key, view, graph, code):
     requests ran code hash code, so that the build's later requests in this process run it again
     instead of compiling it again; the least recently used goes beyond kept_builds(). A build whose
     route records CUDA graphs (triton.cudagraphs) is not kept: reset_between_requests lets
-    Inductor's CUDA graph trees go, and a kept compile's recorded graphs would go with them."""
+    Inductor's CUDA graph trees go, and a kept compile's recorded graphs would go with them.
+    True when it was kept."""
     import torch._inductor.config as config
 
     if config.triton.cudagraphs or kept_builds() <= 0:
-        return
+        return False
     context["kept"].pop(key, None)
     context["kept"][key] = {"view": view, "compile": graph[3][0], "code": code}
     while len(context["kept"]) > kept_builds():
         del context["kept"][next(iter(context["kept"]))]
+    return True
 
 
 def kept_compile(context, key, view):
@@ -564,6 +570,7 @@ def warm_run(context, request):
         fn, _ = compiled(context["model"])
     captured = path in ("captured", "captured, kept")
     calls_before = trace["graph"][4][0] if captured else 0
+    calls_began = time.time()
     times, result, first_call_s = timed_in_process(fn, context["example"])
     missed = ""
     if recorded is not None:
@@ -608,9 +615,12 @@ def warm_run(context, request):
     if refused:
         raise RuntimeError(refused)
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
+    reply = {"code_sha256": code, "path": path}
     if path == "captured" or (path == "dynamo, recording" and view in context["traces"]):
-        keep_compile(context, key, view, context["traces"][view]["graph"], code)
-    return {"code_sha256": code, "path": path}
+        if keep_compile(context, key, view, context["traces"][view]["graph"], code):
+            # What the build's later requests here will not pay: the trace or compile and the first call.
+            reply["setup_s"] = calls_began - started + first_call_s
+    return reply
 
 
 def eager(model_dir, output):

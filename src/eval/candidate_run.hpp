@@ -52,6 +52,7 @@ struct CaseRun {
     double time_s = 0;            ///< process wall time, or the median of the reported times
     double wall_s = 0;            ///< process wall time
     bool process_first = false;   ///< a warm process's first request (see LaunchResult::process_first)
+    double setup_s = 0;           ///< of wall_s, what a later run of the build does not pay (LaunchResult::setup_s)
     std::vector<double> samples;  ///< the run's timing samples: {time_s}, or every reported value
                                   ///< when [timing] reported_list = "samples"
     std::string output;           ///< the case's output bytes

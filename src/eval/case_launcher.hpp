@@ -38,6 +38,8 @@ struct LaunchResult {
     std::string path;         ///< how a warm process says it ran that code (e.g. "captured"; "" when it does not say)
     bool process_first = false;  ///< the warm process's first request: it also paid what the process pays once
                                  ///< (an Inductor model's trace, kept for later requests), not the build's own cost
+    double setup_s = 0;          ///< seconds of this run a later run of the same build in the same warm process
+                                 ///< does not pay (a compile the process keeps), as it reports them; 0 otherwise
 };
 
 /// Executes runs.

@@ -340,6 +340,7 @@ CaseRun Evaluator::run_case_in(const BuiltCandidate& built, const CaseSpec& test
     const ProcessResult& result = launched.process;
     run.code_sha256 = launched.code_sha256;
     run.process_first = launched.process_first;
+    run.setup_s = launched.setup_s;
     run.exit_code = result.exit_code;
     run.signal = result.signal;
     run.stderr_tail = tail_of(result.err, kLogTail);
@@ -424,7 +425,8 @@ bool Evaluator::take_run(Evaluation& e, std::size_t i, int round, const CaseRun&
     }
     if (verdict.status == Status::Inaccurate && e.message.empty())
         e.message = "case '" + test_case.name + "': " + verdict.message;
-    rounds.times.add(i, run.time_s, run.samples, run.wall_s, is_timed(test_case));
+    // A later run of this build costs the run less what the warm process keeps for it.
+    rounds.times.add(i, run.time_s, run.samples, run.wall_s - run.setup_s, is_timed(test_case));
     if (!run.process_first) rounds.first_wall_s.emplace(i, run.wall_s);
     return true;
 }

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -222,6 +223,9 @@ LaunchResult MeasurementProcess::run(const CaseLaunch& launch) {
         result.code_sha256 = reply.value("code_sha256", "");
         result.path = reply.value("path", "");
         result.process_first = id == 1;
+        // What a later run of this build will not pay: a number within this run's wall, or nothing.
+        double setup = reply.contains("setup_s") && reply["setup_s"].is_number() ? reply["setup_s"].get<double>() : 0.0;
+        result.setup_s = std::isfinite(setup) ? std::clamp(setup, 0.0, result.process.wall_s) : 0.0;
         if (status == "failed") result.message = "case '" + launch.case_name + "' failed in " + who + ": " + said;
         return result;
     }

@@ -15,6 +15,9 @@ token matches a whole token of the request's route):
   FAKE_WARM_SLOW_LOAD_ON   every run of the build sleeps FAKE_WARM_SLOW_LOAD_S (default 1.5)
                            first: a build that is slow to load (Inductor's frozen constants,
                            folded again on every request), then as fast as the others
+  FAKE_WARM_KEPT_LOAD_ON   the build's first run in this process sleeps FAKE_WARM_SLOW_LOAD_S first and
+                           replies "setup_s" with it; its later runs do not sleep: a load the process
+                           keeps (an Inductor compile kept for the build's later requests)
   FAKE_WARM_PROCESS_FIRST_S  the process's first request sleeps this long first, whatever its route:
                            what a process pays once (an Inductor model's trace, kept for later requests)
 Each reply says how the build ran ("path"): "first run of the build" for its first request in
@@ -67,6 +70,11 @@ def warm_run(context, request):
         time.sleep(float(os.environ.get("FAKE_WARM_PROCESS_FIRST_S", "0")))
     if _triggered("FAKE_WARM_SLOW_LOAD_ON", route):
         time.sleep(float(os.environ.get("FAKE_WARM_SLOW_LOAD_S", "1.5")))
+    build = (route, request.get("artifact_sha256", ""))
+    setup_s = 0.0
+    if _triggered("FAKE_WARM_KEPT_LOAD_ON", route) and build not in context["seen"]:
+        setup_s = float(os.environ.get("FAKE_WARM_SLOW_LOAD_S", "1.5"))
+        time.sleep(setup_s)
     if _triggered("FAKE_WARM_FAIL_ON", route):
         raise RuntimeError("injected run failure")
     if _triggered("FAKE_WARM_FLOOD_ON", route):
@@ -86,8 +94,8 @@ def warm_run(context, request):
     context["runs"] += 1
     with open(request["artifact"], "rb") as handle:
         code = hashlib.sha256(handle.read()).hexdigest()
-    build = (route, request.get("artifact_sha256", ""))
     context["seen"][build] = context["seen"].get(build, 0) + 1
     if _triggered("FAKE_WARM_WRONG_CODE_ON", route) and context["seen"][build] > 1:
         code = hashlib.sha256(b"another build's code").hexdigest()
-    return {"code_sha256": code, "path": "first run of the build" if context["seen"][build] == 1 else "a later run"}
+    return {"code_sha256": code, "path": "first run of the build" if context["seen"][build] == 1 else "a later run",
+            "setup_s": setup_s}

@@ -49,6 +49,9 @@ struct WarmProcessReport {
     std::optional<double> default_first_s;  ///< the default's time measured in it before any candidate
     std::optional<double> default_last_s;   ///< the default's time measured in it last (absent when it was replaced)
     std::string ended;                      ///< "closed", or why it was replaced
+    std::optional<double> request_median_s;  ///< the median wall of the study's runs it answered (request to
+                                             ///< reply; its checks of the default not counted); absent when none
+    std::optional<double> request_max_s;     ///< ... and the longest of them
 };
 
 /// The code one build's runs executed, as the warm measurement process reported it.

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "spec/placeholders.hpp"
+#include "util/statistics.hpp"
 
 namespace routetune {
 
@@ -62,6 +63,7 @@ std::string WarmMeasurements::start(Lane& lane, const std::string& name) {
     lane.report = WarmProcessReport{};
     lane.report.lane = name;
     lane.routes.clear();
+    lane.request_s.clear();
     std::string why = lane.process->start(start_timeout_s_);
     lane.report.pid = lane.process->pid();
     if (!why.empty()) retire(lane, "did not start: " + why);
@@ -71,6 +73,10 @@ std::string WarmMeasurements::start(Lane& lane, const std::string& name) {
 void WarmMeasurements::retire(Lane& lane, std::string why) {
     lane.report.ended = std::move(why);
     lane.report.routes = lane.routes.size();
+    if (!lane.request_s.empty()) {
+        lane.report.request_median_s = median(lane.request_s);
+        lane.report.request_max_s = *std::max_element(lane.request_s.begin(), lane.request_s.end());
+    }
     lane.process.reset();
     std::lock_guard hold(mutex_);
     finished_.push_back(lane.report);
@@ -103,6 +109,7 @@ LaunchResult WarmMeasurements::run(const CaseLaunch& launch) {
     }
     LaunchResult result = lane.process->run(launch);
     ++lane.report.runs;
+    if (result.process.outcome == ProcessOutcome::Exited) lane.request_s.push_back(result.process.wall_s);
     if (!launch.route.empty() && std::find(lane.routes.begin(), lane.routes.end(), launch.route) == lane.routes.end())
         lane.routes.push_back(launch.route);
     if (!lane.process->alive()) {

@@ -57,6 +57,7 @@ private:
         std::unique_ptr<MeasurementProcess> process;
         WarmProcessReport report;
         std::vector<Route> routes;  ///< the candidates its process ran
+        std::vector<double> request_s;  ///< the wall of each study run its process answered
         bool checked = false;
     };
 

@@ -1,6 +1,6 @@
 // "time": {"limit_s" (null without a limit), "wall_s", "within_limit", "confirmation_reserve_s",
 // "confirmation_s", "confirmation_deadline_s" (null when none)}; "default_build_medians_s" with "default_build_spread"; "warm_processes":
-// [{"lane", "pid", "runs", "routes", "default_first_s", "default_last_s", "ended"}];
+// [{"lane", "pid", "runs", "routes", "default_first_s", "default_last_s", "ended", "request_median_s", "request_max_s"}];
 // "code_identities": [{"route", "artifact_sha256", "code_sha256", "paths"}] (study/warm_evidence_json).
 // Absent lists are left out.
 #include "report/measurement_json.hpp"

@@ -23,7 +23,9 @@ nlohmann::ordered_json warm_processes_json(const std::vector<WarmProcessReport>&
     for (const auto& r : reports) {
         list.push_back({{"lane", r.lane}, {"pid", r.pid}, {"runs", r.runs}, {"routes", r.routes},
                         {"default_first_s", number_or_null(r.default_first_s)},
-                        {"default_last_s", number_or_null(r.default_last_s)}, {"ended", r.ended}});
+                        {"default_last_s", number_or_null(r.default_last_s)}, {"ended", r.ended},
+                        {"request_median_s", number_or_null(r.request_median_s)},
+                        {"request_max_s", number_or_null(r.request_max_s)}});
     }
     return list;
 }
@@ -33,7 +35,8 @@ std::vector<WarmProcessReport> warm_processes_from_json(const nlohmann::json& li
     for (const auto& r : list.get<std::vector<nlohmann::json>>()) {
         reports.push_back(WarmProcessReport{r.value("lane", ""), r.value("pid", 0L), r.value("runs", std::size_t{0}),
                                             r.value("routes", std::size_t{0}), optional_number(r, "default_first_s"),
-                                            optional_number(r, "default_last_s"), r.value("ended", "")});
+                                            optional_number(r, "default_last_s"), r.value("ended", ""),
+                                            optional_number(r, "request_median_s"), optional_number(r, "request_max_s")});
     }
     return reports;
 }

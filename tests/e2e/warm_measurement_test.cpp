@@ -86,6 +86,11 @@ TEST_F(WarmMeasurement, OneProcessMeasuresEveryCandidateRunningEachBuildsOwnCode
     ASSERT_TRUE(process.at("default_last_s").is_number()) << "the default was not re-measured at the end";
     EXPECT_NEAR(process.at("default_first_s").get<double>(), 0.2, 1e-9) << "100 ms per case, two cases";
     EXPECT_NEAR(process.at("default_last_s").get<double>(), 0.2, 1e-9);
+    // What a request cost, request to reply (the fake's runs report 100 ms but take a few).
+    ASSERT_TRUE(process.at("request_median_s").is_number()) << process.dump();
+    EXPECT_GT(process.at("request_median_s").get<double>(), 0.0) << process.dump();
+    EXPECT_LT(process.at("request_median_s").get<double>(), 1.0) << process.dump();
+    EXPECT_GE(process.at("request_max_s").get<double>(), process.at("request_median_s").get<double>());
     std::size_t candidates = s.at("evaluations").size() - 1;
     EXPECT_EQ(process.at("routes").get<std::size_t>(), candidates);
     std::set<std::string> routes;
@@ -259,16 +264,20 @@ TEST_F(WarmMeasurement, ALoadTheProcessKeepsIsPricedForTheBuildsFirstRunOnly) {
     ASSERT_NE(spec.find(rounds), std::string::npos);
     spec.replace(spec.find(rounds), rounds.size(), "repeats = 1\n");
     write_file(specs / "once.toml", spec);
+    json s;
     auto reserve = [&](const std::string& kept_load_on) {
         result = run_cli({"tune", "once.toml", "--json", "--time-limit", "10m", "--measure-lanes", "1", "--cache",
                           (specs / ("once" + std::to_string(kept_load_on.size()) + ".sqlite")).string()},
                          specs, {{"FAKE_JITTER", "0"}, {"FAKE_WARM_KEPT_LOAD_ON", kept_load_on}});
         EXPECT_EQ(result.exit_code, 0) << result.err;
-        json s = json::parse(result.out.empty() ? "{}" : result.out);
+        s = json::parse(result.out.empty() ? "{}" : result.out);
         EXPECT_EQ(s.value("winner", json::object()).value("route", ""), "-O=3") << result.err;
         return s.at("time").at("confirmation_reserve_s").get<double>();
     };
     double plain = reserve(""), kept = reserve("-O=3");
+    ASSERT_EQ(s.at("warm_processes").size(), 1u);
+    EXPECT_GE(s.at("warm_processes")[0].at("request_max_s").get<double>(), 1.5) << "the load, once";
+    EXPECT_LT(s.at("warm_processes")[0].at("request_median_s").get<double>(), 1.0) << "the load, in every run";
     EXPECT_GT(kept - plain, 1.0) << "the build's first run is priced with its load: " << plain << " and " << kept << " s";
     EXPECT_LT(kept - plain, 2.25) << "its later run is priced with it too: " << plain << " and " << kept << " s";
 }

@@ -170,7 +170,8 @@ TEST(SummaryJson, TheTimeLimitWarmProcessesCodeAndBuildSpreadRoundTrip) {
     original.confirmation_deadline_s = 187.5;
     original.default_build_medians_s = {0.00118, 0.00204, 0.00139};
     original.confirmations.front().build_medians_s = {0.0007, 0.00068, 0.00071};
-    original.warm_processes = {WarmProcessReport{"0", 4242, 31, 12, 0.00121, std::nullopt, "died while running case 'a'"}};
+    original.warm_processes = {WarmProcessReport{"0", 4242, 31, 12, 0.00121, std::nullopt, "died while running case 'a'",
+                                                 0.34, 12.5}};
     original.code_identities = {CodeIdentity{Route::parse("-O=3"), std::string(64, 'a'), std::string(64, 'c'), {"dynamo", "captured"}}};
     Json first = summary_to_json(original, "rel_l2");
     EXPECT_EQ(first["time"], Json::parse(R"({"limit_s": 190.0, "wall_s": 185.5, "within_limit": true,
@@ -178,6 +179,8 @@ TEST(SummaryJson, TheTimeLimitWarmProcessesCodeAndBuildSpreadRoundTrip) {
     EXPECT_NEAR(first["default_build_spread"].get<double>(), 0.00204 / 0.00118 - 1, 1e-12);
     EXPECT_NEAR(first["confirmations"][0]["build_spread"].get<double>(), 0.00071 / 0.00068 - 1, 1e-12);
     EXPECT_TRUE(first["warm_processes"][0]["default_last_s"].is_null()) << "a process that died measured nothing last";
+    EXPECT_EQ(first["warm_processes"][0]["request_median_s"], 0.34);
+    EXPECT_EQ(first["warm_processes"][0]["request_max_s"], 12.5);
     EXPECT_EQ(first["code_identities"][0]["paths"], Json::array({"dynamo", "captured"}));
     StudySummary back = summary_from_json_text(first.dump());
     EXPECT_EQ(summary_to_json(back, "rel_l2"), first);

@@ -138,7 +138,8 @@ except Exception as error:
 ok = [e for e in s["evaluations"] if e["status"] == "ok" and e.get("time")]
 w = s.get("winner") or {}
 warm = s.get("warm_processes", [])
-checks = "; ".join(f"pid {p['pid']} default {p['default_first_s']} -> {p['default_last_s']} ({p['ended']})" for p in warm)
+checks = "; ".join(f"pid {p['pid']} default {p['default_first_s']} -> {p['default_last_s']} ({p['ended']}), "
+                   f"requests median {p.get('request_median_s')} s, max {p.get('request_max_s')} s" for p in warm)
 print(f"{tag}: exit {code}, {wall} s of {limit} s (summary wall {s['time']['wall_s']:.1f} s, reserve "
       f"{s['time']['confirmation_reserve_s']:.1f} s, confirmation {s['time']['confirmation_s']:.1f} s), "
       f"{s['outcome']}, {len(s['evaluations'])} evaluations ({len(ok)} ok) of {s['candidates_total']} planned, "

@@ -11,6 +11,7 @@
 #include "report/case_classes.hpp"
 #include "report/left_out_note.hpp"
 #include "report/route_changes.hpp"
+#include "report/warm_note.hpp"
 #include "routetune/error.hpp"
 
 #include <algorithm>
@@ -35,16 +36,6 @@ bool has_timing(const TimingSummary& timing) {
 
 std::string display_route(const Route& route) {
     return route.empty() ? std::string("(default)") : route.to_string();
-}
-
-std::string one_line(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-    auto first = out.find_first_not_of(' ');
-    if (first == std::string::npos) return "";
-    auto last = out.find_last_not_of(' ');
-    return out.substr(first, last - first + 1);
 }
 
 namespace {
@@ -154,12 +145,6 @@ std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& 
     return counts;
 }
 
-std::string format_ms(double seconds) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.3f", seconds * 1000.0);
-    return buffer;
-}
-
 namespace {
 
 std::string speedup_with_interval(double value, const std::optional<std::pair<double, double>>& ci) {
@@ -226,12 +211,6 @@ std::string format_bytes(std::uint64_t bytes) {
     }
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
-    return buffer;
-}
-
-std::string format_percent(double fraction) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100);
     return buffer;
 }
 
@@ -313,6 +292,8 @@ std::vector<ReportField> report_header(const StudySummary& summary) {
     }
     fields.push_back({"candidates", candidates});
     if (!summary.left_out.empty()) fields.push_back({"left out", left_out_summary(summary.left_out)});
+    std::string warm = warm_measurement_text(summary);
+    if (!warm.empty()) fields.push_back({"warm measurement", warm});
     char wall[64];
     std::snprintf(wall, sizeof wall, "%.1f s", summary.wall_s);
     fields.push_back({"wall time", wall});

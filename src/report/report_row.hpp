@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/figure_format.hpp"
 #include "routetune/study.hpp"
 
 namespace routetune {
@@ -73,7 +74,8 @@ std::vector<std::pair<Status, std::uint64_t>> status_counts(const StudySummary& 
 
 /// The header of every human report: study, spec, search, expression, default (median and
 /// interval), speedups (search_figures_text), outcome, why (the outcome's reason, when
-/// recorded), winner (speedup and interval), winner artifact, candidates, wall time.
+/// recorded), winner (speedup and interval), winner artifact, candidates, warm measurement (when
+/// the study had warm processes: warm_measurement_text), wall time.
 std::vector<ReportField> report_header(const StudySummary& summary);
 
 /// How the search phase's speedups were measured, for the header: paired with the default's
@@ -86,9 +88,6 @@ std::string counts_text(const StudySummary& summary);
 
 /// The route as reports print it: "(default)" for the empty route.
 std::string display_route(const Route& route);
-
-/// Seconds as milliseconds with three decimals: 0.0123456 -> "12.346".
-std::string format_ms(double seconds);
 
 /// A speedup factor with two decimals and the times sign: 1.234 -> "1.23×".
 std::string format_speedup(double factor);
@@ -112,13 +111,8 @@ std::string outcome_text(const StudySummary& summary);
 /// " (binaries 12.0 KiB, outputs 4.0 KiB)": how the kept bytes split; "" when the split is unknown.
 std::string artifact_split_text(const StudySummary& summary);
 
-/// A fraction as a percentage with one decimal: 0.0234 -> "2.3%".
-std::string format_percent(double fraction);
-
 /// A loss in %.3g; "nan", "inf", "-inf" for non-finite values.
 std::string format_loss(double loss);
 
-/// The message reduced to one line (newlines and tabs become spaces, ends trimmed).
-std::string one_line(const std::string& text);
 
 }  // namespace routetune

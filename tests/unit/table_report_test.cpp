@@ -12,6 +12,31 @@
 namespace routetune {
 namespace {
 
+// The warm processes' evidence (docs/measurement-protocol.md) is in every human report's header:
+// what a request cost, how far the default moved, the code each build ran and how.
+TEST(TableReport, TheHeaderSaysWhatTheWarmProcessesShowed) {
+    StudySummary summary = testing::sample_summary();
+    summary.warm_processes = {WarmProcessReport{"", 4242, 84, 12, 0.001771, 0.001369, "closed", 0.311, 8.82}};
+    summary.code_identities = {CodeIdentity{Route::parse(""), "a", "c", {"dynamo, recording", "captured, kept"}},
+                               CodeIdentity{Route::parse("-O=3"), "b", "d", {"captured", "captured, kept"}}};
+    std::string text = table_report(summary, TableOptions{});
+    EXPECT_NE(text.find("\nwarm measurement  1 process, 84 runs; a request 0.311 s median, 8.82 s at most; the default "
+                        "1.771 ms first, 1.369 ms last (22.7% apart); 2 builds, each one code hash (ran: captured 1; "
+                        "captured, kept 2; dynamo, recording 1)\n"),
+              std::string::npos)
+        << text;
+    summary.warm_processes.push_back(
+        WarmProcessReport{"1", 4343, 3, 1, 0.0012, std::nullopt, "died while running case 'a'", 0.29, 0.5});
+    text = markdown_report(summary, "");
+    EXPECT_NE(text.find("| warm measurement | 2 processes, 87 runs, 1 replaced (died while running case 'a'); a request "
+                        "0.29-0.311 s median, 8.82 s at most; the default 1.771 ms first, 1.369 ms last (22.7% apart, "
+                        "the widest of its processes);"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(table_report(testing::sample_summary(), TableOptions{}).find("warm measurement"), std::string::npos)
+        << "a study without warm processes says nothing of them";
+}
+
 TEST(TableReport, ExactTextForTheSampleStudy) {
     TableOptions options;
     options.metric = "rel_l2";

@@ -49,6 +49,15 @@ protected:
         return json::parse(result.out.empty() ? "{}" : result.out);
     }
 
+    // warm.toml with its one line `from` replaced by `to`, written as file (warm.toml itself or a
+    // variant beside it).
+    void vary_spec(const std::string& from, const std::string& to, const std::string& file) {
+        std::string spec = read_file(specs / "warm.toml").value_or("");
+        ASSERT_NE(spec.find(from), std::string::npos) << "warm.toml has no '" << from << "'";
+        spec.replace(spec.find(from), from.size(), to);
+        write_file(specs / file, spec);
+    }
+
     static const json* evaluation(const json& summary, const std::string& route) {
         for (const auto& e : summary.at("evaluations")) {
             if (e.at("route") == route) return &e;
@@ -168,11 +177,7 @@ TEST_F(WarmMeasurement, AHungRunTimesOutAndAFailedRunLeavesTheProcessServing) {
 // load on every run and then runs as fast as the others is measured in all its runs (the search's
 // repeats and both confirmation rounds), not failed; a hang still times out.
 TEST_F(WarmMeasurement, ABuildThatIsSlowToLoadIsGivenItsBuildTimeOnEveryRun) {
-    std::string spec = read_file(specs / "warm.toml").value_or("");
-    const std::string relative = "relative_timeout = 0\n";
-    ASSERT_NE(spec.find(relative), std::string::npos);
-    spec.replace(spec.find(relative), relative.size(), "relative_timeout = 2\nrelative_timeout_floor_s = 1\n");
-    write_file(specs / "warm.toml", spec);
+    vary_spec("relative_timeout = 0\n", "relative_timeout = 2\nrelative_timeout_floor_s = 1\n", "warm.toml");
     json s = tune({{"FAKE_WARM_SLOW_LOAD_ON", "-O=3"},
                    {"FAKE_BUILD_HANG_ON", "-O3 -march=native"}, {"FAKE_BUILD_HANG_S", "1"}, {"FAKE_WARM_HANG_ON", "-march=native"}},
                   {"--routes", "-O=[2|3] -march=[x86-64|native]", "--jobs", "3"});
@@ -220,11 +225,7 @@ TEST_F(WarmMeasurement, TheTimePlanKeepsTheClosingOfEveryWarmProcessFree) {
 // rounds, and its own build first with one: both orders.
 TEST_F(WarmMeasurement, AProcesssFirstRequestIsNotPricedAsEveryBuildsFirstRun) {
     auto reserve = [&](const std::string& warmup, const std::string& first_s) {
-        std::string spec = read_file(specs / "warm.toml").value_or("");
-        const std::string rounds = "warmup = 0\n";
-        EXPECT_NE(spec.find(rounds), std::string::npos);
-        spec.replace(spec.find(rounds), rounds.size(), "warmup = " + warmup + "\n");
-        write_file(specs / "first.toml", spec);
+        vary_spec("warmup = 0\n", "warmup = " + warmup + "\n", "first.toml");
         result = run_cli({"tune", "first.toml", "--json", "--time-limit", "10m", "--measure-lanes", "1", "--cache",
                           (specs / ("first" + warmup + first_s + ".sqlite")).string()},
                          specs, {{"FAKE_JITTER", "0"}, {"FAKE_WARM_PROCESS_FIRST_S", first_s}});
@@ -259,11 +260,7 @@ TEST_F(WarmMeasurement, TheTimeKeptForTheConfirmationPricesEachRouteAtItsOwnRuns
 // case, so the later runs' price comes from that run alone: taken whole, it would price the
 // confirmation's second pass 1.5 s higher.
 TEST_F(WarmMeasurement, ALoadTheProcessKeepsIsPricedForTheBuildsFirstRunOnly) {
-    std::string spec = read_file(specs / "warm.toml").value_or("");
-    const std::string rounds = "repeats = 3\n";
-    ASSERT_NE(spec.find(rounds), std::string::npos);
-    spec.replace(spec.find(rounds), rounds.size(), "repeats = 1\n");
-    write_file(specs / "once.toml", spec);
+    vary_spec("repeats = 3\n", "repeats = 1\n", "once.toml");
     json s;
     auto reserve = [&](const std::string& kept_load_on) {
         result = run_cli({"tune", "once.toml", "--json", "--time-limit", "10m", "--measure-lanes", "1", "--cache",
@@ -302,9 +299,7 @@ TEST_F(WarmMeasurement, AProcessWhoseDefaultDriftsIsWarnedAbout) {
 }
 
 TEST_F(WarmMeasurement, TheProcessWritesUnderTheRunsFileSizeLimit) {
-    std::string spec = read_file(specs / "warm.toml").value_or("");
-    spec.replace(spec.find("timeout_s = 5\n"), 14, "timeout_s = 5\nmax_output_mb = 1\n");
-    write_file(specs / "warm.toml", spec);
+    vary_spec("timeout_s = 5\n", "timeout_s = 5\nmax_output_mb = 1\n", "warm.toml");
     json s = tune({{"FAKE_WARM_FLOOD_ON", "-funroll-loops=on"}});
     const json* flooded = evaluation(s, "-funroll-loops=on");
     ASSERT_NE(flooded, nullptr);

@@ -40,6 +40,11 @@ protected:
         return runner.decide(*store, all, all.front());
     }
 
+    // decide() for a confirmation that must end by deadline_s on the bench's clock.
+    StudyOutcome decide_by(const std::vector<Evaluation>& candidates, double deadline_s) {
+        return decide(candidates, [&](ConfirmationRunner& r) { r.within(bench.clock, deadline_s); });
+    }
+
     // Each run moves the bench's clock by the time it took (the fake runner starts nothing).
     void runs_take_time() {
         bench.runner.on_call = [this](const fake::Call& call) {
@@ -195,8 +200,7 @@ TEST_F(Confirm, ADefaultWhoseFreshBuildsAgreeIsNotCalledBuildDependent) {
 
 TEST_F(Confirm, NothingIsMeasuredWhenTheEstimatedCostDoesNotFitTheTimeLeft) {
     bench.runner.routes["-a=1"].run_s = 0.05;  // 5 rounds x 2 routes x the default's 0.1 s: 1 s
-    StudyOutcome outcome = decide({searched("-a=1", 0.05)},
-                                  [&](ConfirmationRunner& r) { r.within(bench.clock, bench.clock.now_s() + 0.9); });
+    StudyOutcome outcome = decide_by({searched("-a=1", 0.05)}, bench.clock.now_s() + 0.9);
     EXPECT_EQ(outcome.outcome, Outcome::Unfinished);
     EXPECT_NE(outcome.message.find("needs about 1 s (5 passes x 2 routes x 1 build x 0.1 s per run)"), std::string::npos)
         << outcome.message;
@@ -209,7 +213,7 @@ TEST_F(Confirm, NoRoundStartsThatTheLastRoundSaysWouldEndPastTheDeadline) {
     bench.runner.routes[""].run_s = 0.2;  // slower than the default's search time the estimate counts
     bench.runner.routes["-a=1"].run_s = 0.1;
     double deadline = bench.clock.now_s() + 1.0;  // the estimate (1 s) fits; rounds take 0.3 s
-    StudyOutcome outcome = decide({searched("-a=1", 0.05)}, [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    StudyOutcome outcome = decide_by({searched("-a=1", 0.05)}, deadline);
     EXPECT_EQ(run_order().size(), 6u) << "3 rounds end by 0.9 s; a 4th would end at 1.2 s";
     EXPECT_LE(bench.clock.now_s(), deadline);
     ASSERT_TRUE(store->read_confirmation());
@@ -230,8 +234,7 @@ TEST_F(Confirm, ALaterRoundRunsWhenItsRunsCostLessThanTheFirstRoundsDid) {
     // The first round takes 1.2 s: another such would not fit, nor would the second round's rest
     // after its default's run at the first round's prices (1.22 + 0.8 s).
     double deadline = bench.clock.now_s() + 1.7;
-    StudyOutcome outcome = decide({searched("-a=1", 0.05), searched("-a=2", 0.05)},
-                                  [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    StudyOutcome outcome = decide_by({searched("-a=1", 0.05), searched("-a=2", 0.05)}, deadline);
     EXPECT_EQ(run_order().size(), 9u) << outcome.message;
     EXPECT_LE(bench.clock.now_s(), deadline);
     ASSERT_TRUE(store->read_confirmation());
@@ -244,7 +247,7 @@ TEST_F(Confirm, ARoundCutShortByTheLimitIsNotPooled) {
     bench.runner.routes[""].run_s = 0.2;
     bench.runner.routes["-a=1"].run_s = 0.1;
     double deadline = bench.clock.now_s() + 1.15;  // 3 rounds end at 0.9 s; the 4th's default run fits, its candidate's not
-    StudyOutcome outcome = decide({searched("-a=1", 0.05)}, [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    StudyOutcome outcome = decide_by({searched("-a=1", 0.05)}, deadline);
     EXPECT_EQ(run_order().size(), 7u);
     EXPECT_LE(bench.clock.now_s(), deadline);
     ASSERT_TRUE(store->read_confirmation());
@@ -266,8 +269,7 @@ TEST_F(Confirm, ARoundWhoseRunsCostWhatTheyDidStopsOnceTheRestCannotFit) {
     // two candidates' each fit alone (1.7 s) but not together (1.8 s): the round stops before the
     // first of them.
     double deadline = bench.clock.now_s() + 1.75;
-    StudyOutcome outcome = decide({searched("-a=1", 0.05), searched("-a=2", 0.05)},
-                                  [&](ConfirmationRunner& r) { r.within(bench.clock, deadline); });
+    StudyOutcome outcome = decide_by({searched("-a=1", 0.05), searched("-a=2", 0.05)}, deadline);
     EXPECT_EQ(run_order().size(), 7u) << outcome.message;
     ASSERT_TRUE(store->read_confirmation());
     EXPECT_EQ(store->read_confirmation()->rounds, 2);

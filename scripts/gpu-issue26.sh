@@ -252,6 +252,7 @@ case $phase in
   note "aoti_load_repro: exit $?"
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
   grep -A40 -E '^(#0|Thread .* received signal)' "$work/aoti_repro.log" | head -60 >> "$summary"
+  grep -E '^    (segv_backtrace|  frame)' "$work/aoti_repro.log" | cut -c1-400 | head -80 >> "$summary"
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;

@@ -4,14 +4,26 @@ torch._inductor.aoti_load_package on it died with a segmentation fault inside _l
 fresh process. Run on the H200 on 2026-12-05 (scripts/gpu-issue26.sh 1): both the one-layer
 Linear package and ResNet-18's built, and both loads died with SIGSEGV in _load_aoti.
 
+Why (found on an H100 on 2026-12-06, the same image): Inductor's compiler there is
+/opt/gcc/bin/g++, a script over a relocated GCC 13.3 whose only libstdc++ is an archive, so the
+package's wrapper library carries its own libstdc++ (it asks for no libstdc++.so); loaded beside
+the process's shared libstdc++ (6.0.33), the two copies mix, and the wrapper's std::regex in
+torch::aot_inductor::parse_device_str (as AOTInductorModelContainerCreateWithDevice builds the
+model) calls the wrong locale facet and faults. Built with AOTI_CXX=/usr/bin/g++ (Debian's GCC 13,
+shared libstdc++) the same packages load and match torch.compile's output. The project's answer
+is python/routetune_aoti.py (a compiler that builds loadable packages, and a check of a package).
+
   python3 docs/gpu/aoti_load_repro.py OUTDIR [STEP...]      (every step without STEP)
+  AOTI_CXX=COMPILER ...                                     the compile steps build with COMPILER
 
 Each step runs in a process of its own (python3 -X faulthandler THIS --step NAME ...), so a
 segmentation fault ends only that step, names it, and prints the Python stack of the thread
 that crashed; where gdb is installed, a load step runs under `gdb -batch -ex run -ex bt` for the
 native stack, and where it is not (the earlier H200 runs gave no native stack), a load or metadata step runs with
 LD_DEBUG=files and its log's last lines are printed: the last shared object the dynamic loader
-opened or initialised before the fault. The steps bisect where the crash lives:
+opened or initialised before the fault; and with segv_backtrace.c (beside this file, built here
+with the machine's C compiler) preloaded, which prints the faulting instruction's shared object and
+the frames glibc's backtrace() unwinds, each resolved by addr2line where binutils are installed. The steps bisect where the crash lives:
 
   compile-linear   a one-layer model: export + aoti_compile_and_package -> OUTDIR/linear.pt2
   metadata-linear  the three calls _load_aoti makes, one at a time, with timestamps
@@ -37,6 +49,7 @@ log is what docs/gpu-adapters.md's AOTInductor section needs.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -81,6 +94,10 @@ def compile_package(name, outdir):
     import torch
 
     model, example = model_and_input(name)
+    if os.environ.get("AOTI_CXX"):
+        # The C++ compiler Inductor builds the package's wrapper with (config.cpp.cxx), in place of
+        # the machine's default: does the crash follow the compiler that linked the wrapper?
+        torch._inductor.config.cpp.cxx = (None, os.environ["AOTI_CXX"])
     started = time.time()
     with torch.no_grad():
         exported = torch.export.export(model, (example,))
@@ -134,9 +151,19 @@ def toolchain(name, outdir):
     import torch
     from torch._inductor import cpp_builder
 
+    if os.environ.get("AOTI_CXX"):
+        torch._inductor.config.cpp.cxx = (None, os.environ["AOTI_CXX"])
     compiler = cpp_builder.get_cpp_compiler()
     version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
     print("inductor's compiler:", compiler, shutil.which(compiler), version, flush=True)
+    with open(shutil.which(compiler) or compiler, "rb") as program:
+        head = program.read(2000)
+    if head.startswith(b"#!"):
+        print("  it is a script:", head.decode(errors="replace").replace("\n", " | ")[:1500], flush=True)
+    link = subprocess.run([compiler, "-###", "-shared", "-o", "/dev/null", "-x", "c++", "/dev/null"],
+                          capture_output=True, text=True).stderr
+    print("  how it links a shared library:", [line[:900] for line in link.splitlines() if "collect2" in line or "/ld" in line],
+          flush=True)
     print("torch._C._GLIBCXX_USE_CXX11_ABI:", torch._C._GLIBCXX_USE_CXX11_ABI, flush=True)
     with open("/proc/self/maps") as maps:
         loaded = sorted({line.split()[-1] for line in maps if "libstdc++" in line})
@@ -199,6 +226,39 @@ def step(name, outdir):
         load_package("resnet18", outdir)
 
 
+def native_backtrace_handler(outdir):
+    """segv_backtrace.c (beside this file) built with the machine's C compiler into outdir, for
+    LD_PRELOAD: a native backtrace of a fatal signal where no gdb is installed; "" when no compiler
+    builds it (then said)."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "segv_backtrace.c")
+    library = os.path.join(outdir, "segv_backtrace.so")
+    if compiler:
+        done = subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-o", library, source, "-ldl"],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            return library
+        print("segv_backtrace.c did not build: %s" % done.stderr.strip()[-300:])
+    else:
+        print("no C compiler: no native backtrace")
+    return ""
+
+
+def resolved_frames(native):
+    """The handler's lines, each frame in a shared object that is neither libc nor Python's also
+    resolved by addr2line (function and source line, demangled) where binutils are installed."""
+    addr2line = shutil.which("addr2line")
+    resolved = []
+    for line in native:
+        match = re.search(r": (/\S+)\+(0x[0-9a-f]+) ", line)
+        if addr2line and match and not re.search(r"/(libc|libpython|python3)[^/]*$", match.group(1)):
+            done = subprocess.run([addr2line, "-f", "-C", "-i", "-e", match.group(1), match.group(2)],
+                                  capture_output=True, text=True)
+            line += "  => " + " | ".join(done.stdout.strip().splitlines())[:400]
+        resolved.append(line)
+    return resolved
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "--step":
         step(argv[2], argv[3])
@@ -209,6 +269,7 @@ def main(argv):
     outdir = os.path.abspath(argv[1])
     os.makedirs(outdir, exist_ok=True)
     gdb = shutil.which("gdb")
+    handler = "" if gdb else native_backtrace_handler(outdir)
     for name in argv[2:] or STEPS:
         started = time.time()
         command = [sys.executable, "-X", "faulthandler", os.path.abspath(__file__), "--step", name, outdir]
@@ -218,11 +279,17 @@ def main(argv):
             command = [gdb, "-batch", "-ex", "run", "-ex", "bt 30", "--args"] + command
         elif name.startswith(("load", "metadata")):
             env.update(LD_DEBUG="files", LD_DEBUG_OUTPUT=loader_log)
+            if handler:
+                env["LD_PRELOAD"] = handler
         done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
         code = "signal %d" % -done.returncode if done.returncode < 0 else "exit %d" % done.returncode
         print("%s: %s in %.1f s%s" % (name, code, time.time() - started, " (under gdb)" if command[0] == gdb else ""),
               flush=True)
-        for line in (done.stdout + done.stderr).strip().splitlines()[-60 if command[0] == gdb else -25:]:
+        lines = (done.stdout + done.stderr).strip().splitlines()
+        native = [line for line in lines if line.startswith(("segv_backtrace", "  frame"))]
+        for line in [line for line in lines if line not in native][-60 if command[0] == gdb else -25:]:
+            print("    " + line)
+        for line in resolved_frames(native):
             print("    " + line)
         logs = [os.path.join(outdir, f) for f in os.listdir(outdir) if f.startswith(name + ".ld_debug")]
         for log in sorted(logs):

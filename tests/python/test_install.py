@@ -28,8 +28,9 @@ def test_the_installed_package_runs_the_installed_executable(tmp_path):
     prefix = tmp_path / "prefix"
     subprocess.run(["cmake", "--install", str(BUILD), "--prefix", str(prefix)], check=True, capture_output=True)
     spec = copy_spec(tmp_path / "study", "minimal", {'routes = "-O=[2|3] -funroll-loops=[on|off]"': 'routes = "-O=[2|3]"'})
-    program = ("import sys, routetune, routetune_inductor\n"
-               "print(routetune.__file__)\nprint(routetune_inductor.__file__)\nprint(routetune._cli.executable())\n"
+    program = ("import sys, routetune, routetune_inductor, routetune_aoti\n"
+               "print(routetune.__file__)\nprint(routetune_inductor.__file__)\nprint(routetune_aoti.__file__)\n"
+               "print(routetune._cli.executable())\n"
                "study = routetune.tune(sys.argv[1], progress=False)\n"
                "print(routetune.open_study(study.store).outcome)\n")
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ROUTETUNE_EXECUTABLE")}
@@ -37,8 +38,9 @@ def test_the_installed_package_runs_the_installed_executable(tmp_path):
     done = subprocess.run([sys.executable, "-c", program, str(spec)], capture_output=True, text=True, env=environment,
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    package, helper, executable, outcome = done.stdout.split("\n")[:4]
+    package, helper, aoti_helper, executable, outcome = done.stdout.split("\n")[:5]
     assert package == str(prefix / install_dir() / "routetune" / "__init__.py")
     assert helper == str(prefix / install_dir() / "routetune_inductor.py")
+    assert aoti_helper == str(prefix / install_dir() / "routetune_aoti.py")
     assert executable == str(prefix / "bin" / "routetune")
     assert outcome in ("improved", "default-stays")

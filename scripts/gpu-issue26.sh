@@ -57,7 +57,12 @@
 #                              inductor_resnet18 (under $RESNET_BENCH_S, 130 s) and inductor_bert
 #                              (under $BERT_BENCH_S, 180 s)
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
-#                              native backtrace where gdb is installed)
+#                              native backtrace: gdb where installed, else its segv_backtrace.c
+#                              preloaded); $AOTI_STEPS picks the steps, $AOTI_CXX the compiler the
+#                              packages are built with (/usr/bin/g++ builds loadable ones on the
+#                              device machine; its default /opt/gcc/bin/g++ does not), e.g.
+#                              AOTI_CXX=/usr/bin/g++ AOTI_STEPS="compile-resnet speed-resnet" AOTI_S=400
+#                              (a cold compile of resnet18.pt2 took 91 s)
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
 #   scripts/gpu-issue26.sh study NAME LIMIT warm|forked     one study
 # "warm" studies run each example's spec with `[run] server` added (spec_warm.toml beside it:
@@ -253,6 +258,7 @@ case $phase in
   grep -E '^[a-z-]+: (exit|signal)' "$work/aoti_repro.log" | tee -a "$summary"
   grep -A40 -E '^(#0|Thread .* received signal)' "$work/aoti_repro.log" | head -60 >> "$summary"
   grep -E '^    (segv_backtrace|  frame)' "$work/aoti_repro.log" | cut -c1-400 | head -80 >> "$summary"
+  grep -E '"(load_s|round|max_abs_vs_eager)"' "$work/aoti_repro.log" | cut -c1-600 | tee -a "$summary"
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;

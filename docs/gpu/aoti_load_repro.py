@@ -40,6 +40,9 @@ the frames glibc's backtrace() unwinds, each resolved by addr2line where binutil
   load-resnet-cpu-first   the same, but torch.cuda.init() and one CUDA tensor op before loading
                    (is the crash an uninitialised CUDA context in the loader?)
   same-process     compile and load resnet18 in one process (the state compile leaves)
+  speed-resnet     resnet18.pt2's load cost (a first and a second load in one process) and its
+                   speed against torch.compile of the model, default and freezing=on, in rounds
+                   of 50 timed calls each, the order rotating (package_speed)
 
 For each load that works it prints max |package - eager| and |package - torch.compile|, and the
 median of 50 timed calls (CUDA events) of the package and of torch.compile's model. Output: one
@@ -58,7 +61,7 @@ import time
 STARTED = time.time()
 
 STEPS = ["compile-linear", "metadata-linear", "load-linear", "toolchain-linear", "cpp-wrapper-linear", "compile-resnet", "load-resnet",
-         "load-resnet-cpu-first", "same-process"]
+         "load-resnet-cpu-first", "same-process", "speed-resnet"]
 
 
 def read_metadata(name, outdir):
@@ -201,6 +204,50 @@ def cpp_wrapper(name):
     print(json.dumps({"max_abs_vs_eager": (out - eager).abs().max().item(), "cpp_wrapper_ms": median_ms(compiled, example)}))
 
 
+def package_speed(name, outdir, rounds=5):
+    """What loading the package costs (a first and a second load in one process) and whether it
+    runs at torch.compile's speed: torch.compile of the model (default config) and of a copy with
+    freezing=on (the package's weights are constants, as a frozen build's are), then `rounds`
+    rounds of the median of 50 calls of each, the order rotating; max |difference| of outputs."""
+    import copy
+
+    import torch
+    import torch._inductor.config as config
+
+    model, example = model_and_input(name)
+    path = os.path.join(outdir, name + ".pt2")
+    started = time.time()
+    package = torch._inductor.aoti_load_package(path)
+    load_s = time.time() - started
+    started = time.time()
+    torch._inductor.aoti_load_package(path)
+    load_again_s = time.time() - started
+    functions = {"package": package}
+    with torch.no_grad():
+        started = time.time()
+        functions["compiled"] = torch.compile(model)
+        functions["compiled"](example)
+        compile_s = time.time() - started
+        config.freezing = True
+        frozen_model = copy.deepcopy(model)
+        started = time.time()
+        functions["frozen"] = torch.compile(frozen_model)
+        functions["frozen"](example)
+        frozen_s = time.time() - started
+        outputs = {label: fn(example) for label, fn in functions.items()}
+    print(json.dumps({"load_s": round(load_s, 3), "load_again_s": round(load_again_s, 3), "compile_s": round(compile_s, 1),
+                      "frozen_compile_s": round(frozen_s, 1),
+                      "max_abs_package_vs_compiled": (outputs["package"] - outputs["compiled"]).abs().max().item(),
+                      "max_abs_package_vs_frozen": (outputs["package"] - outputs["frozen"]).abs().max().item()}), flush=True)
+    labels = list(functions)
+    for round_index in range(rounds):
+        order = labels[round_index % len(labels):] + labels[:round_index % len(labels)]
+        medians = {label: median_ms(functions[label], example) for label in order}
+        print(json.dumps({"round": round_index, "order": order, "median_ms": medians,
+                          "package/compiled": round(medians["package"] / medians["compiled"], 4),
+                          "package/frozen": round(medians["package"] / medians["frozen"], 4)}), flush=True)
+
+
 def step(name, outdir):
     import torch
 
@@ -221,6 +268,8 @@ def step(name, outdir):
         load_package("resnet18", outdir)
     elif name == "load-resnet-cpu-first":
         load_package("resnet18", outdir, cuda_first=True)
+    elif name == "speed-resnet":
+        package_speed("resnet18", outdir)
     elif name == "same-process":
         compile_package("resnet18", outdir)
         load_package("resnet18", outdir)

@@ -115,13 +115,18 @@ def choose_compiler(named=None, config=None):
                              "it in ROUTETUNE_AOTI_CXX" % "; ".join(tried))
 
 
+def loadable_compiler(config):
+    """choose_compiler's pick for config (an Inductor config, or None): only the one
+    $ROUTETUNE_AOTI_CXX names when it is set."""
+    named = [os.environ["ROUTETUNE_AOTI_CXX"]] if os.environ.get("ROUTETUNE_AOTI_CXX") else None
+    return choose_compiler(named, config)
+
+
 def use_loadable_compiler(config=None):
-    """Sets torch._inductor.config.cpp.cxx (or config's) to choose_compiler's pick, the one
-    $ROUTETUNE_AOTI_CXX names when set, and returns it."""
+    """Sets torch._inductor.config.cpp.cxx (or config's) to loadable_compiler's pick and returns it."""
     if config is None:
         import torch._inductor.config as config
-    named = [os.environ["ROUTETUNE_AOTI_CXX"]] if os.environ.get("ROUTETUNE_AOTI_CXX") else None
-    compiler = choose_compiler(named, config)
+    compiler = loadable_compiler(config)
     config.cpp.cxx = (None, compiler)
     return compiler
 

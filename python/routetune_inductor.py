@@ -19,7 +19,9 @@ path, as ``apply_route(path=...)`` does.
 Paths: ``jit`` (``torch.compile``, the default) and ``aoti`` (an AOTInductor package built by
 ``torch._inductor.aoti_compile_and_package`` and run by ``aoti_load_package``). A knob that has
 no effect on a path (NOT_APPLICABLE) is never silently dropped: ``apply_route`` raises
-``NotApplicable`` naming it and why, so the build fails with that message.
+``NotApplicable`` naming it and why, so the build fails with that message. On the ``aoti`` path
+``apply_route`` also sets Inductor's C++ compiler to one whose packages load
+(routetune_aoti.py, beside this file).
 
 Tunable entries: bools, ints (not bools), floats, and strings whose allowed values are known
 (a ``Literal[...]`` annotation, or KNOWN_CHOICES below). Left out: entries of any other type
@@ -234,13 +236,20 @@ def check_path(assignments, path):
 def apply_route(config=None, path="jit", route=None):
     """Sets the route's entries on torch._inductor.config; returns {name: typed value}. route:
     {dotted name: value text}, by default read_route()'s. Raises NotApplicable when the route
-    sets a knob that does nothing on path. Every value is converted before any is set, so a
-    route with a bad value sets nothing."""
+    sets a knob that does nothing on path. On the aoti path it also sets the C++ compiler to one
+    whose packages this process can load (routetune_aoti.loadable_compiler; it raises
+    NoLoadableCompiler when there is none). Every value is converted, and the compiler chosen,
+    before any is set, so a route that cannot be applied sets nothing."""
     if route is None:
         route = read_route()
     check_path(route, path)
     if config is None:
         import torch._inductor.config as config
+    aoti_compiler = None
+    if path == "aoti":
+        import routetune_aoti
+
+        aoti_compiler = routetune_aoti.loadable_compiler(config)
     settings = []
     for name, value in route.items():
         target = config
@@ -252,6 +261,8 @@ def apply_route(config=None, path="jit", route=None):
     for target, attribute, name, typed in settings:
         setattr(target, attribute, typed)
         applied[name] = typed
+    if aoti_compiler is not None:
+        config.cpp.cxx = (None, aoti_compiler)
     threads = compile_threads()
     if threads is not None:
         config.compile_threads = threads

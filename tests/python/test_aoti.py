@@ -116,3 +116,32 @@ def test_the_command_line_checks_and_chooses(tmp_path, libraries):
     assert chosen.returncode == 0 and json.loads(chosen.stdout) == {"compiler": "g++"}
     unknown = subprocess.run([sys.executable, helper, "--nothing"], capture_output=True, text=True)
     assert unknown.returncode == 2
+
+
+def test_a_route_applied_on_the_aoti_path_also_sets_a_loadable_compiler(tmp_path, monkeypatch):
+    import routetune_inductor
+
+    monkeypatch.delenv("ROUTETUNE_AOTI_CXX", raising=False)
+    monkeypatch.delenv("ROUTETUNE_BUILDS_AT_ONCE", raising=False)
+    archive_only = archive_linking_compiler(tmp_path)
+    config = fake_config(archive_only)
+    config.max_autotune = False
+    applied = routetune_inductor.apply_route(config=config, path="aoti", route={"max_autotune": "on"})
+    assert applied == {"max_autotune": True} and config.max_autotune is True
+    assert config.cpp.cxx[1] != archive_only
+    assert routetune_aoti.compiler_problem(config.cpp.cxx[1], str(tmp_path)) == ""
+    jit = fake_config(archive_only)
+    jit.max_autotune = False
+    routetune_inductor.apply_route(config=jit, path="jit", route={"max_autotune": "on"})
+    assert jit.cpp.cxx == (None, archive_only), "the jit path leaves the compiler alone"
+
+
+def test_a_route_on_the_aoti_path_with_no_loadable_compiler_sets_nothing(tmp_path, monkeypatch):
+    import routetune_inductor
+
+    monkeypatch.setenv("ROUTETUNE_AOTI_CXX", archive_linking_compiler(tmp_path))
+    config = fake_config("g++")
+    config.max_autotune = False
+    with pytest.raises(routetune_aoti.NoLoadableCompiler):
+        routetune_inductor.apply_route(config=config, path="aoti", route={"max_autotune": "on"})
+    assert config.max_autotune is False and config.cpp.cxx == (None, "g++")

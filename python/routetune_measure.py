@@ -12,7 +12,9 @@ one request to the next; the WORKLOAD file says how:
                               returns {"code_sha256": HASH of the code it executed} (or {}),
                               and optionally "path": how it ran that code (in words, e.g.
                               "captured"), which the summary's code_identities list per build,
-                              and "setup_s": the seconds of this run that a later run of the
+                              "why": why it ran it that way where that is worth saying (a
+                              capture refused: which code ran against the build's), listed
+                              per build beside the paths, and "setup_s": the seconds of this run that a later run of the
                               same build in this process will not pay (a compile it keeps),
                               which routetune leaves out of the build's later runs' price
 
@@ -95,6 +97,8 @@ def answer(request, workload, context):
             reply["code_sha256"] = str(result["code_sha256"])
         if result.get("path"):
             reply["path"] = str(result["path"])
+        if result.get("why"):
+            reply["why"] = str(result["why"])
         if isinstance(result.get("setup_s"), (int, float)) and result["setup_s"] > 0:
             reply["setup_s"] = float(result["setup_s"])
         return reply, False

@@ -54,7 +54,9 @@ view's slot is traced and timed again as the build was ("dynamo, dispatch missed
 whose compile from the recorded graph loads other code than the build's is traced as the build
 was ("path": "dynamo, capture refused", the reason in "capture_refused"), and the process traces
 every later request; so does one on which Dynamo traced the model again (a guard failed: "dynamo,
-traced again"). A build measured again in the same process (the default's runs paired with each
+traced again"). The reply's "why" says so: the reason of a refusal, a miss or a second trace, and,
+on each later tracing request, at whose request and why capturing stopped (routetune keeps each
+build's reasons in the summary's code_identities and the report's warm measurement line). A build measured again in the same process (the default's runs paired with each
 candidate, the confirmation's second round) runs the compile its earlier request made and checked
 ("captured, kept": keep_compile, at most ROUTETUNE_WARM_KEPT_BUILDS builds, 8 by default, 0 turns it
 off), not a new compile from its cache; a triton.cudagraphs=on build is compiled each time. The
@@ -494,10 +496,12 @@ def reset_between_requests(context):
     config.load_config(context["defaults"])
 
 
-def stop_capturing(context):
+def stop_capturing(context, why):
     """Ends the recorded path in this process: later requests trace (and reset) as a build does, and
-    every view's recorded graphs, the compiles in their slots and the kept compiles are let go."""
+    every view's recorded graphs, the compiles in their slots and the kept compiles are let go;
+    why (the request's route and what happened) is what later requests say of their tracing."""
     context["traces"], context["kept"], context["record"] = {}, {}, False
+    context["stopped"] = why
 
 
 def code_refusal(built, caches_before):
@@ -537,7 +541,8 @@ def warm_run(context, request):
     with open(request["artifact"], encoding="utf-8") as handle:
         built = json.load(handle).get("code_sha256", "")
     started = time.time()
-    path, refused, recorded, kept = "dynamo", "", None, None
+    path, refused, recorded, kept, why = "dynamo", "", None, None, ""
+    route = os.environ.get("ROUTETUNE_INDUCTOR_ROUTE", "") or "the default route"
     view = dynamo_view()
     trace = context["traces"].get(view)
     key = (os.path.realpath(request["artifact"]), built)
@@ -562,12 +567,14 @@ def warm_run(context, request):
             # The recorded graph compiled to other code than the build's: it cannot stand for the
             # build. Trace as the build did, and stop capturing in this process (each refusal
             # costs a compile).
-            stop_capturing(context)
+            why = "its capture was refused: " + refused
+            stop_capturing(context, "capturing stopped in this process at %s's request: %s" % (route, why))
             reset_between_requests(context)
             del LOADED_CODE[:]
             fn, path = compiled(context["model"])[0], "dynamo, capture refused"
     else:
         fn, _ = compiled(context["model"])
+        why = context.get("stopped", "")
     captured = path in ("captured", "captured, kept")
     calls_before = trace["graph"][4][0] if captured else 0
     calls_began = time.time()
@@ -578,14 +585,16 @@ def warm_run(context, request):
         if not recorded:
             missed = "Dynamo traced nothing through this view's recording backend"
         elif graph is None:
-            stop_capturing(context)
+            stop_capturing(context, "capturing stopped in this process at %s's request: the model's trace was %d "
+                                    "graphs or not one output" % (route, len(recorded)))
         else:
             context["traces"][view] = {"graph": graph, "traced": fn, "recorded": recorded}
     elif captured and len(trace["recorded"]) != traces_before:
         # Dynamo traced the model again (a guard failed), so Inductor compiled it as a tracing
         # request would; the recorded trace no longer answers, so later requests trace.
         path = "dynamo, traced again"
-        stop_capturing(context)
+        why = "a guard of the recorded trace failed: Dynamo traced the model again"
+        stop_capturing(context, "capturing stopped in this process at %s's request: %s" % (route, why))
     elif captured and trace["graph"][4][0] - calls_before != WARMUP + ITERS:
         missed = "%d of the %d timed and warm-up calls went through this view's compile" % (
             trace["graph"][4][0] - calls_before, WARMUP + ITERS)
@@ -593,7 +602,8 @@ def warm_run(context, request):
         # Dynamo ran another view's compiled entry: what was timed is not this build's code. Trace
         # as the build did, time again, and stop capturing in this process.
         refused = missed
-        stop_capturing(context)
+        why = "its dispatch missed: " + missed
+        stop_capturing(context, "capturing stopped in this process at %s's request: %s" % (route, why))
         reset_between_requests(context)
         del LOADED_CODE[:]
         fn, path = compiled(context["model"])[0], "dynamo, dispatch missed"
@@ -615,7 +625,7 @@ def warm_run(context, request):
     if refused:
         raise RuntimeError(refused)
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
-    reply = {"code_sha256": code, "path": path}
+    reply = {"code_sha256": code, "path": path, "why": why}
     if path == "captured" or (path == "dynamo, recording" and view in context["traces"]):
         if keep_compile(context, key, view, context["traces"][view]["graph"], code):
             # What the build's later requests here will not pay: the trace or compile and the first call.

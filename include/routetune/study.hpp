@@ -60,6 +60,7 @@ struct CodeIdentity {
     std::string artifact_sha256;  ///< the build's artifact
     std::string code_sha256;      ///< the code its runs executed
     std::vector<std::string> paths;  ///< how the process says it ran that code, each way once, first seen first (e.g. "captured"; empty when it does not say)
+    std::vector<std::string> why;    ///< why it ran it so, where the process said (a capture refused, a trace stopped), each reason once
 };
 
 /// Everything a report shows of a study.

@@ -8,7 +8,11 @@ namespace {
 class ProcessLauncher : public CaseLauncher {
 public:
     explicit ProcessLauncher(ProcessRunner& runner) : runner_(runner) {}
-    LaunchResult run(const CaseLaunch& launch) override { return LaunchResult{runner_.run(launch.process), "", "", ""}; }
+    LaunchResult run(const CaseLaunch& launch) override {
+        LaunchResult result;
+        result.process = runner_.run(launch.process);
+        return result;
+    }
 
 private:
     ProcessRunner& runner_;

@@ -36,6 +36,7 @@ struct LaunchResult {
     std::string message;      ///< when not empty, why it failed, in place of the exit's own description
     std::string code_sha256;  ///< the code the run executed, as a warm process reports it ("" when unknown)
     std::string path;         ///< how a warm process says it ran that code (e.g. "captured"; "" when it does not say)
+    std::string why;          ///< why it ran it that way, where it says (e.g. the reason its capture was refused)
     bool process_first = false;  ///< the warm process's first request: it also paid what the process pays once
                                  ///< (an Inductor model's trace, kept for later requests), not the build's own cost
     double setup_s = 0;          ///< seconds of this run a later run of the same build in the same warm process

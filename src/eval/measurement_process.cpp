@@ -222,6 +222,7 @@ LaunchResult MeasurementProcess::run(const CaseLaunch& launch) {
         result.process.wall_s = now_s() - started;
         result.code_sha256 = reply.value("code_sha256", "");
         result.path = reply.value("path", "");
+        result.why = reply.contains("why") && reply["why"].is_string() ? reply["why"].get<std::string>() : "";
         result.process_first = id == 1;
         // What a later run of this build will not pay: a number within this run's wall, or nothing.
         double setup = reply.contains("setup_s") && reply["setup_s"].is_number() ? reply["setup_s"].get<double>() : 0.0;

@@ -115,7 +115,7 @@ LaunchResult WarmMeasurements::run(const CaseLaunch& launch) {
     if (!lane.process->alive()) {
         retire(lane, lane.process->ended());
     } else if (result.process.succeeded()) {
-        std::string wrong = check_code(launch, result.code_sha256, result.path);
+        std::string wrong = check_code(launch, result.code_sha256, result.path, result.why);
         if (!wrong.empty()) {
             result.process.exit_code = 1;
             result.message = wrong;
@@ -124,7 +124,17 @@ LaunchResult WarmMeasurements::run(const CaseLaunch& launch) {
     return result;
 }
 
-std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::string& code, const std::string& path) {
+namespace {
+
+// Adds text to list unless it is empty or there already.
+void add_once(std::vector<std::string>& list, const std::string& text) {
+    if (!text.empty() && std::find(list.begin(), list.end(), text) == list.end()) list.push_back(text);
+}
+
+}  // namespace
+
+std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::string& code, const std::string& path,
+                                         const std::string& why) {
     if (code.empty()) return "";
     std::lock_guard hold(mutex_);
     for (auto& known : code_) {
@@ -132,12 +142,13 @@ std::string WarmMeasurements::check_code(const CaseLaunch& launch, const std::st
         if (known.code_sha256 != code)
             return "case '" + launch.case_name + "' ran code " + code.substr(0, 16) + " where an earlier run of the same build ran " +
                    known.code_sha256.substr(0, 16) + ": the measurement process did not run this build's own code";
-        if (!path.empty() && std::find(known.paths.begin(), known.paths.end(), path) == known.paths.end())
-            known.paths.push_back(path);
+        add_once(known.paths, path);
+        add_once(known.why, why);
         return "";
     }
-    code_.push_back(CodeIdentity{launch.route, launch.artifact_sha256, code, path.empty() ? std::vector<std::string>{}
-                                                                                           : std::vector<std::string>{path}});
+    code_.push_back(CodeIdentity{launch.route, launch.artifact_sha256, code, {}, {}});
+    add_once(code_.back().paths, path);
+    add_once(code_.back().why, why);
     return "";
 }
 

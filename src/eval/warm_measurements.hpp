@@ -65,8 +65,8 @@ private:
     std::string start(Lane& lane, const std::string& name);
     void retire(Lane& lane, std::string why);
     /// "" when code (what a run of launch's build says it executed) is what that build's earlier
-    /// runs executed, or the build's first; else why not. Records the code and path per build.
-    std::string check_code(const CaseLaunch& launch, const std::string& code, const std::string& path);
+    /// runs executed, or the build's first; else why not. Records the code, path and why per build.
+    std::string check_code(const CaseLaunch& launch, const std::string& code, const std::string& path, const std::string& why);
 
     ProcessRunner& runner_;
     ProcessSpec server_;

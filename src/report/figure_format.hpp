@@ -1,6 +1,8 @@
-// How every report writes a figure: milliseconds, percentages, a message on one line.
+// How every report writes a figure: milliseconds, percentages, a message on one line, text cut
+// to a number of display columns.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace routetune {
@@ -13,5 +15,11 @@ std::string format_percent(double fraction);
 
 /// The message reduced to one line (newlines and tabs become spaces, ends trimmed).
 std::string one_line(const std::string& text);
+
+/// Number of display columns of UTF-8 text (code points; every one counted as one column).
+std::size_t display_width(const std::string& text);
+
+/// text cut to at most width columns, its last kept column replaced by … when cut.
+std::string truncate_display(const std::string& text, std::size_t width);
 
 }  // namespace routetune

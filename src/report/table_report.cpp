@@ -9,29 +9,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "report/figure_format.hpp"
 #include "report/report_row.hpp"
 #include "util/excerpt.hpp"
 
 namespace routetune {
-
-std::size_t display_width(const std::string& text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
-std::string truncate_display(const std::string& text, std::size_t width) {
-    if (display_width(text) <= width) return text;
-    if (width == 0) return "";
-    std::string out;
-    std::size_t columns = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        bool starts = (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-        if (starts && ++columns == width) break;
-        out += text[i];
-    }
-    return out + "…";
-}
 
 namespace {
 

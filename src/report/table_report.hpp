@@ -18,10 +18,4 @@ struct TableOptions {
 /// message), the counts by status and the artifact bytes, with aligned columns.
 std::string table_report(const StudySummary& summary, const TableOptions& options = {});
 
-/// Number of display columns of UTF-8 text (code points; every one counted as one column).
-std::size_t display_width(const std::string& text);
-
-/// text cut to at most width columns, its last kept column replaced by … when cut.
-std::string truncate_display(const std::string& text, std::size_t width);
-
 }  // namespace routetune

@@ -65,6 +65,19 @@ std::string warm_measurement_text(const StudySummary& summary) {
         std::string paths;
         for (const auto& [path, count] : by_path) paths += (paths.empty() ? "" : "; ") + one_line(path) + " " + std::to_string(count);
         if (!paths.empty()) text += " (ran: " + paths + ")";
+        const CodeIdentity* first_said = nullptr;
+        std::size_t said = 0;
+        for (const auto& c : summary.code_identities) {
+            if (c.why.empty()) continue;
+            ++said;
+            if (!first_said) first_said = &c;
+        }
+        if (first_said) {
+            std::string route = first_said->route.empty() ? "the default" : first_said->route.to_string();
+            text += "; " + std::to_string(said) + (said == 1 ? " said why it ran so (" : " said why they ran so (") +
+                    truncate_display(one_line(route + ": " + first_said->why.front()), 160) +
+                    (said > 1 ? "; the others in the JSON" : "") + ")";
+        }
     }
     return text;
 }

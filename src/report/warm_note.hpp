@@ -1,6 +1,7 @@
 // What a study's warm measurement processes showed, in one line of a report's header: how many
 // processes served it and why any was replaced, what a request cost, how far the default moved
-// in each process from first to last, and the code each build ran (docs/measurement-protocol.md).
+// in each process from first to last, the code each build ran and how, and why where a process said
+// (the first such reason, cut to 160 columns; all of them are in the JSON) (docs/measurement-protocol.md).
 #pragma once
 
 #include <string>

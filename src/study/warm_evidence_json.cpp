@@ -45,7 +45,7 @@ nlohmann::ordered_json code_identities_json(const std::vector<CodeIdentity>& ide
     auto list = nlohmann::ordered_json::array();
     for (const auto& c : identities) {
         list.push_back({{"route", c.route.to_string()}, {"artifact_sha256", c.artifact_sha256},
-                        {"code_sha256", c.code_sha256}, {"paths", c.paths}});
+                        {"code_sha256", c.code_sha256}, {"paths", c.paths}, {"why", c.why}});
     }
     return list;
 }
@@ -55,7 +55,8 @@ std::vector<CodeIdentity> code_identities_from_json(const nlohmann::json& list) 
     for (const auto& c : list.get<std::vector<nlohmann::json>>()) {
         identities.push_back(CodeIdentity{Route::parse(c.value("route", "")), c.value("artifact_sha256", ""),
                                           c.value("code_sha256", ""),
-                                          c.value("paths", std::vector<std::string>{})});
+                                          c.value("paths", std::vector<std::string>{}),
+                                          c.value("why", std::vector<std::string>{})});
     }
     return identities;
 }

@@ -127,6 +127,25 @@ TEST_F(WarmMeasurement, OneProcessMeasuresEveryCandidateRunningEachBuildsOwnCode
     EXPECT_EQ(reported.at("code_identities"), s.at("code_identities"));
 }
 
+TEST_F(WarmMeasurement, WhyAProcessRanABuildAsItDidIsKeptWithThatBuildsCode) {
+    json s = tune({{"FAKE_WARM_WHY_ON", "-O=3"}});
+    ASSERT_EQ(s.at("outcome"), "improved") << result.err;
+    std::size_t said = 0;
+    for (const auto& c : s.at("code_identities")) {
+        if (c.at("route") == "-O=3") {
+            EXPECT_EQ(c.at("why"), json::array({"asked to say why by FAKE_WARM_WHY_ON"})) << "each reason once: " << c.dump();
+            ++said;
+        } else {
+            EXPECT_EQ(c.at("why"), json::array()) << c.dump();
+        }
+    }
+    EXPECT_EQ(said, 1u) << s.at("code_identities").dump(2);
+    CliResult report = run_cli({"report", ".routetune/fake_timed.sqlite"}, specs);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_NE(report.out.find("1 said why it ran so (-O=3: asked to say why by FAKE_WARM_WHY_ON)"), std::string::npos)
+        << report.out;
+}
+
 TEST_F(WarmMeasurement, ACandidateThatKillsTheProcessIsRunCrashedAndTheProcessReplaced) {
     json s = tune({{"FAKE_WARM_CRASH_ON", "-funroll-loops=on"}});
     const json* crashed = evaluation(s, "-funroll-loops=on");

@@ -21,7 +21,9 @@ token matches a whole token of the request's route):
   FAKE_WARM_PROCESS_FIRST_S  the process's first request sleeps this long first, whatever its route:
                            what a process pays once (an Inductor model's trace, kept for later requests)
 Each reply says how the build ran ("path"): "first run of the build" for its first request in
-this process, "a later run" after it.
+this process, "a later run" after it; for a route token in FAKE_WARM_WHY_ON it also says why
+("why": "asked to say why by FAKE_WARM_WHY_ON", as the Inductor workload says why its capture
+was refused).
 Other variables:
   FAKE_WARM_DRIFT    each run of a process takes (1 + DRIFT x runs before it in that process) of
                      the artifact's time: a process that carries state from run to run
@@ -97,5 +99,8 @@ def warm_run(context, request):
     context["seen"][build] = context["seen"].get(build, 0) + 1
     if _triggered("FAKE_WARM_WRONG_CODE_ON", route) and context["seen"][build] > 1:
         code = hashlib.sha256(b"another build's code").hexdigest()
-    return {"code_sha256": code, "path": "first run of the build" if context["seen"][build] == 1 else "a later run",
-            "setup_s": setup_s}
+    reply = {"code_sha256": code, "path": "first run of the build" if context["seen"][build] == 1 else "a later run",
+             "setup_s": setup_s}
+    if _triggered("FAKE_WARM_WHY_ON", route):
+        reply["why"] = "asked to say why by FAKE_WARM_WHY_ON"
+    return reply

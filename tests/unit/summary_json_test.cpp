@@ -172,7 +172,8 @@ TEST(SummaryJson, TheTimeLimitWarmProcessesCodeAndBuildSpreadRoundTrip) {
     original.confirmations.front().build_medians_s = {0.0007, 0.00068, 0.00071};
     original.warm_processes = {WarmProcessReport{"0", 4242, 31, 12, 0.00121, std::nullopt, "died while running case 'a'",
                                                  0.34, 12.5}};
-    original.code_identities = {CodeIdentity{Route::parse("-O=3"), std::string(64, 'a'), std::string(64, 'c'), {"dynamo", "captured"}}};
+    original.code_identities = {CodeIdentity{Route::parse("-O=3"), std::string(64, 'a'), std::string(64, 'c'), {"dynamo", "captured"},
+                                             {"its capture was refused: ran code 2f54, but its build produced 30ac"}}};
     Json first = summary_to_json(original, "rel_l2");
     EXPECT_EQ(first["time"], Json::parse(R"({"limit_s": 190.0, "wall_s": 185.5, "within_limit": true,
         "confirmation_reserve_s": 41.0, "confirmation_s": 38.25, "confirmation_deadline_s": 187.5})"));
@@ -182,6 +183,7 @@ TEST(SummaryJson, TheTimeLimitWarmProcessesCodeAndBuildSpreadRoundTrip) {
     EXPECT_EQ(first["warm_processes"][0]["request_median_s"], 0.34);
     EXPECT_EQ(first["warm_processes"][0]["request_max_s"], 12.5);
     EXPECT_EQ(first["code_identities"][0]["paths"], Json::array({"dynamo", "captured"}));
+    EXPECT_EQ(first["code_identities"][0]["why"], Json::array({"its capture was refused: ran code 2f54, but its build produced 30ac"}));
     StudySummary back = summary_from_json_text(first.dump());
     EXPECT_EQ(summary_to_json(back, "rel_l2"), first);
     original.wall_s = 191;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/figure_format.hpp"
 #include "report/markdown_report.hpp"
 #include "report/noise_caution.hpp"
 #include "report/render.hpp"
@@ -23,6 +24,17 @@ TEST(TableReport, TheHeaderSaysWhatTheWarmProcessesShowed) {
     EXPECT_NE(text.find("\nwarm measurement  1 process, 84 runs; a request 0.311 s median, 8.82 s at most; the default "
                         "1.771 ms first, 1.369 ms last (22.7% apart); 2 builds, each one code hash (ran: captured 1; "
                         "captured, kept 2; dynamo, recording 1)\n"),
+              std::string::npos)
+        << text;
+    summary.code_identities[1].why = {"ran code 2f549bbc13e63bbd, but its build produced 30acdf87b3dc5b6a"};
+    text = table_report(summary, TableOptions{});
+    EXPECT_NE(text.find("dynamo, recording 1); 1 said why it ran so (-O=3: ran code 2f549bbc13e63bbd, but its build "
+                        "produced 30acdf87b3dc5b6a)\n"),
+              std::string::npos)
+        << text;
+    summary.code_identities[0].why = {std::string(300, 'x')};
+    text = table_report(summary, TableOptions{});
+    EXPECT_NE(text.find("2 said why they ran so (the default: " + std::string(146, 'x') + "…; the others in the JSON)"),
               std::string::npos)
         << text;
     summary.warm_processes.push_back(

@@ -23,6 +23,33 @@ std::string seconds_range(const std::vector<double>& values) {
     return text;
 }
 
+// "; N builds, each one code hash (ran: PATH COUNT; ...); K said why ... (ROUTE: FIRST REASON)",
+// or "" without code identities.
+std::string builds_clause(const std::vector<CodeIdentity>& identities) {
+    if (identities.empty()) return "";
+    std::map<std::string, std::size_t> by_path;
+    for (const auto& c : identities)
+        for (const auto& path : c.paths) ++by_path[path];
+    std::string text = "; " + std::to_string(identities.size()) + " builds, each one code hash";
+    std::string paths;
+    for (const auto& [path, count] : by_path) paths += (paths.empty() ? "" : "; ") + one_line(path) + " " + std::to_string(count);
+    if (!paths.empty()) text += " (ran: " + paths + ")";
+    const CodeIdentity* first_said = nullptr;
+    std::size_t said = 0;
+    for (const auto& c : identities) {
+        if (c.why.empty()) continue;
+        ++said;
+        if (!first_said) first_said = &c;
+    }
+    if (first_said) {
+        std::string route = first_said->route.empty() ? "the default" : first_said->route.to_string();
+        text += "; " + std::to_string(said) + (said == 1 ? " said why it ran so (" : " said why they ran so (") +
+                truncate_display(one_line(route + ": " + first_said->why.front()), 160) +
+                (said > 1 ? "; the others in the JSON" : "") + ")";
+    }
+    return text;
+}
+
 }  // namespace
 
 std::string warm_measurement_text(const StudySummary& summary) {
@@ -57,28 +84,7 @@ std::string warm_measurement_text(const StudySummary& summary) {
                 " ms last (" + format_percent(widest_change) + " apart" +
                 (processes.size() > 1 ? std::string(", the widest of its processes") : std::string()) + ")";
     }
-    if (!summary.code_identities.empty()) {
-        std::map<std::string, std::size_t> by_path;
-        for (const auto& c : summary.code_identities)
-            for (const auto& path : c.paths) ++by_path[path];
-        text += "; " + std::to_string(summary.code_identities.size()) + " builds, each one code hash";
-        std::string paths;
-        for (const auto& [path, count] : by_path) paths += (paths.empty() ? "" : "; ") + one_line(path) + " " + std::to_string(count);
-        if (!paths.empty()) text += " (ran: " + paths + ")";
-        const CodeIdentity* first_said = nullptr;
-        std::size_t said = 0;
-        for (const auto& c : summary.code_identities) {
-            if (c.why.empty()) continue;
-            ++said;
-            if (!first_said) first_said = &c;
-        }
-        if (first_said) {
-            std::string route = first_said->route.empty() ? "the default" : first_said->route.to_string();
-            text += "; " + std::to_string(said) + (said == 1 ? " said why it ran so (" : " said why they ran so (") +
-                    truncate_display(one_line(route + ": " + first_said->why.front()), 160) +
-                    (said > 1 ? "; the others in the JSON" : "") + ")";
-        }
-    }
+    text += builds_clause(summary.code_identities);
     return text;
 }
 

@@ -14,9 +14,10 @@ one request to the next; the WORKLOAD file says how:
                               "captured"), which the summary's code_identities list per build,
                               "why": why it ran it that way where that is worth saying (a
                               capture refused: which code ran against the build's), listed
-                              per build beside the paths, and "setup_s": the seconds of this run that a later run of the
-                              same build in this process will not pay (a compile it keeps),
-                              which routetune leaves out of the build's later runs' price
+                              per build beside the paths, and "setup_s": the seconds of this
+                              run that a later run of the same build in this process will not
+                              pay (a compile it keeps), which routetune leaves out of the
+                              build's later runs' price
 
 warm_run raising ProcessCorrupted (from this module) means the process can no longer be trusted
 (a CUDA fault poisons the context): the reply says "crashed" and the process exits, so routetune

@@ -62,7 +62,8 @@
 #                              packages are built with (/usr/bin/g++ builds loadable ones on the
 #                              device machine; its default /opt/gcc/bin/g++ does not), e.g.
 #                              AOTI_CXX=/usr/bin/g++ AOTI_STEPS="compile-resnet speed-resnet" AOTI_S=400
-#                              (a cold compile of resnet18.pt2 took 91 s)
+#                              (a cold compile of resnet18.pt2 took 91 s); then the compiler
+#                              python/routetune_aoti.py picks there and its verdict on each package
 #   scripts/gpu-issue26.sh bench MODEL SECONDS [ROUTE...]   the measurement cost alone
 #   scripts/gpu-issue26.sh study NAME LIMIT warm|forked     one study
 # "warm" studies run each example's spec with `[run] server` added (spec_warm.toml beside it:
@@ -259,6 +260,11 @@ case $phase in
   grep -A40 -E '^(#0|Thread .* received signal)' "$work/aoti_repro.log" | head -60 >> "$summary"
   grep -E '^    (segv_backtrace|  frame)' "$work/aoti_repro.log" | cut -c1-400 | head -80 >> "$summary"
   grep -E '"(load_s|round|max_abs_vs_eager)"' "$work/aoti_repro.log" | cut -c1-600 | tee -a "$summary"
+  # routetune_aoti on this machine: the compiler it picks, and its verdict on each package built
+  note "routetune_aoti --choose: $(python3 python/routetune_aoti.py --choose 2>&1 | tail -1)"
+  for package in "$work"/aoti/*.pt2; do
+    [[ -f $package ]] && note "routetune_aoti --check $(basename "$package"): $(python3 python/routetune_aoti.py --check "$package" 2>&1 | tail -1)"
+  done
   rm -f "$work"/aoti/*.pt2 ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;

@@ -5,6 +5,7 @@ archive, as the device machine's /opt/gcc toolchain does (no torch needed)."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -90,12 +91,13 @@ def test_with_no_loadable_compiler_each_one_tried_is_named_with_why(tmp_path):
     assert "routetune-no-such-compiler: not found" in message
 
 
-def test_the_candidates_do_not_repeat_a_compiler(tmp_path):
-    gxx = os.path.realpath(subprocess.run(["sh", "-c", "command -v g++"], capture_output=True, text=True).stdout.strip())
+def test_the_candidates_do_not_repeat_a_compiler():
+    gxx = os.path.realpath(shutil.which("g++"))
+    assert os.path.realpath("/usr/bin/g++") == gxx, "this test needs /usr/bin/g++ to be the g++ on PATH"
     chosen = routetune_aoti.candidates(config=fake_config(gxx))
-    resolved = [os.path.realpath(routetune_aoti.shutil.which(c) or c) for c in chosen]
-    assert len(resolved) == len(set(resolved))
-    assert chosen[0] == gxx
+    resolved = [os.path.realpath(shutil.which(c) or c) for c in chosen]
+    assert len(resolved) == len(set(resolved)), chosen
+    assert chosen[0] == gxx and "/usr/bin/g++" not in chosen
 
 
 def test_a_package_whose_wrapper_carries_its_own_libstdcxx_is_refused(tmp_path, libraries):

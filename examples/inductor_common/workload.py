@@ -18,7 +18,9 @@ unless forked), so the fixed cost of a measurement can be told from its timed pa
 The build records in ARTIFACT the hash of the generated code a measurement loads ("code_sha256":
 every module Inductor's PyCodeCache loaded when the build compiled the model a second time, from
 its own cache folder; the first compile's set, which also holds each kernel's own module, is
-"compiled_code_sha256"). This
+"compiled_code_sha256"), and what each of those modules defines, where it lies and its hash
+("code_modules": module_summary), so that a run refused for loading other code names the modules
+that differ (module_difference). This
 file is also a workload of routetune's warm measurement process (python/routetune_measure.py,
 docs/measurement-protocol.md): warm_setup loads the model once, so one process keeps one CUDA
 context; warm_run measures one build in it: Dynamo reset, torch._inductor.config restored to
@@ -74,6 +76,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import sys
 import time
 
@@ -157,6 +160,41 @@ def code_sha256(paths):
     return hashlib.sha256("\n".join(digests).encode()).hexdigest()
 
 
+def module_summary(paths):
+    """Each generated module at paths, once, sorted: [what it defines (its Triton kernels' names, or
+    "output code" for the module with the compiled graph's call()), its path under
+    TORCHINDUCTOR_CACHE_DIR, the sha256 of its contents]; what a build records so that a run that
+    loads other code can say which modules differ (module_difference)."""
+    cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
+    summary = []
+    for path in sorted(set(paths)):
+        with open(path, "rb") as handle:
+            contents = handle.read()
+        text = contents.decode("utf-8", "replace")
+        kernels = sorted(set(re.findall(r"^def (triton_\w+)\(", text, re.MULTILINE)))
+        defines = ", ".join(kernels) or ("output code" if re.search(r"^def call\(", text, re.MULTILINE) else "other")
+        summary.append([defines, os.path.relpath(path, cache), hashlib.sha256(contents).hexdigest()])
+    return summary
+
+
+def module_difference(built_modules, paths, shown=4):
+    """One line on how the modules at paths differ from a build's (module_summary): those only this
+    run loaded, then those only the build did, each by what it defines and its path, at most shown
+    of each; "" when both sets hold the same contents."""
+    run_modules = module_summary(paths)
+    built_hashes = {module[2] for module in built_modules}
+    run_hashes = {module[2] for module in run_modules}
+    parts = []
+    for label, modules, other in (("only this run loaded", run_modules, built_hashes),
+                                  ("only its build loaded", built_modules, run_hashes)):
+        only = [module for module in modules if module[2] not in other]
+        if only:
+            named = ["%s (%s)" % (module[0], module[1]) for module in only[:shown]]
+            more = " and %d more" % (len(only) - shown) if len(only) > shown else ""
+            parts.append("%s %d of %d modules: %s%s" % (label, len(only), len(modules), "; ".join(named), more))
+    return "; ".join(parts)
+
+
 def time_calls(fn, example):
     """(times in ms of ITERS timed calls after WARMUP, the last result, the first call's seconds)."""
     import torch
@@ -218,7 +256,8 @@ def build(model_dir, artifact):
                    "compile_s": compile_s, "script_s": time.time() - STARTED,
                    "cache": os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
                    "compiled_code_sha256": compiled_code,
-                   "code_sha256": code_sha256(LOADED_CODE) if hooked and LOADED_CODE else ""}, handle)
+                   "code_sha256": code_sha256(LOADED_CODE) if hooked and LOADED_CODE else "",
+                   "code_modules": module_summary(LOADED_CODE) if hooked else []}, handle)
 
 
 def run(model_dir, output, metrics):
@@ -504,14 +543,18 @@ def stop_capturing(context, why):
     context["stopped"] = why
 
 
-def code_refusal(built, caches_before):
-    """Why the generated code loaded since LOADED_CODE was cleared cannot stand for a build whose
-    code hash is built ("" when it can: the same hash, or a build that recorded none)."""
+def code_refusal(artifact, caches_before):
+    """Why the generated code loaded since LOADED_CODE was cleared cannot stand for the build whose
+    artifact (its JSON, as read) is given ("" when it can: the same code hash, or a build that
+    recorded none); names the modules that differ where the build recorded its own."""
+    built = artifact.get("code_sha256", "")
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""
     if not built or code == built:
         return ""
-    return "ran code %s, but its build produced %s (compile caches: %s)" % (
-        code[:16], built[:16], json.dumps(caches_since(caches_before), sort_keys=True))
+    modules = artifact.get("code_modules")
+    differing = "; " + module_difference(modules, LOADED_CODE) if modules else ""
+    return "ran code %s, but its build produced %s (compile caches: %s%s)" % (
+        code[:16], built[:16], json.dumps(caches_since(caches_before), sort_keys=True), differing)
 
 
 def timed_in_process(fn, example):
@@ -539,7 +582,8 @@ def warm_run(context, request):
     del CACHE_KEY_DETAILS[:]
     del COMPILE_PROFILE[:]
     with open(request["artifact"], encoding="utf-8") as handle:
-        built = json.load(handle).get("code_sha256", "")
+        artifact = json.load(handle)
+    built = artifact.get("code_sha256", "")
     started = time.time()
     path, refused, recorded, kept, why = "dynamo", "", None, None, ""
     route = os.environ.get("ROUTETUNE_INDUCTOR_ROUTE", "") or "the default route"
@@ -562,7 +606,7 @@ def warm_run(context, request):
     elif trace is not None:
         fn, path = trace["traced"], "captured"
         traces_before = len(trace["recorded"])
-        refused = compile_into(trace["graph"]) or code_refusal(built, caches_before)
+        refused = compile_into(trace["graph"]) or code_refusal(artifact, caches_before)
         if refused:
             # The recorded graph compiled to other code than the build's: it cannot stand for the
             # build. Trace as the build did, and stop capturing in this process (each refusal
@@ -621,7 +665,7 @@ def warm_run(context, request):
         raise RuntimeError("ran generated code from outside this build's cache folder %s: %s" % (cache, foreign[0]))
     if path == "captured, kept":
         return {"code_sha256": kept["code"], "path": path}
-    refused = code_refusal(built, caches_before)
+    refused = code_refusal(artifact, caches_before)
     if refused:
         raise RuntimeError(refused)
     code = code_sha256(LOADED_CODE) if LOADED_CODE else ""

@@ -1,0 +1,75 @@
+"""examples/inductor_common/workload.py's code identity without a GPU: what a build records of each
+generated module it loaded (module_summary), and how a warm run that loaded other code says which
+modules differ (module_difference, code_refusal), on module files written here as Inductor's cache
+holds them (no torch needed)."""
+
+import sys
+from pathlib import Path
+
+WORKLOAD_DIR = Path(__file__).resolve().parents[2] / "examples" / "inductor_common"
+sys.path.insert(0, str(WORKLOAD_DIR))
+
+import workload  # noqa: E402
+
+OUTPUT_CODE = "import torch\n\ndef call(args):\n    return args\n"
+KERNEL = "@triton.jit\ndef triton_poi_fused_add_0(in_ptr0, out_ptr0, XBLOCK : tl.constexpr):\n    pass\n"
+KERNEL_TUNED = KERNEL.replace("pass", "x = 1")
+
+
+def cache_with(folder, monkeypatch, modules):
+    """Writes each NAME: TEXT of modules under folder (a cache folder, as Inductor lays one out) and
+    points TORCHINDUCTOR_CACHE_DIR at it; returns the paths in modules' order."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(folder))
+    paths = []
+    for name, text in modules.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        paths.append(str(path))
+    return paths
+
+
+def test_a_build_records_what_each_module_defines_where_it_lies_and_its_hash(tmp_path, monkeypatch):
+    paths = cache_with(tmp_path, monkeypatch, {"ab/cabc.py": OUTPUT_CODE, "k1/ck1.py": KERNEL, "x/cx.py": "X = 1\n"})
+    summary = workload.module_summary(paths + paths[:1])
+    assert [module[:2] for module in summary] == [["output code", "ab/cabc.py"],
+                                                  ["triton_poi_fused_add_0", "k1/ck1.py"], ["other", "x/cx.py"]]
+    assert len({module[2] for module in summary}) == 3 and all(len(module[2]) == 64 for module in summary)
+
+
+def test_the_same_contents_under_other_names_differ_in_nothing(tmp_path, monkeypatch):
+    built = workload.module_summary(cache_with(tmp_path / "build", monkeypatch, {"a/ca.py": OUTPUT_CODE, "k/ck.py": KERNEL}))
+    run = cache_with(tmp_path / "run", monkeypatch, {"b/cb.py": OUTPUT_CODE, "j/cj.py": KERNEL})
+    assert workload.module_difference(built, run) == ""
+
+
+def test_a_run_that_loaded_another_kernel_names_it_and_the_builds_own(tmp_path, monkeypatch):
+    built = workload.module_summary(cache_with(tmp_path, monkeypatch, {"a/ca.py": OUTPUT_CODE, "k/ck.py": KERNEL}))
+    run = cache_with(tmp_path, monkeypatch, {"a/ca.py": OUTPUT_CODE, "t/ct.py": KERNEL_TUNED})
+    difference = workload.module_difference(built, run)
+    assert difference == ("only this run loaded 1 of 2 modules: triton_poi_fused_add_0 (t/ct.py); "
+                          "only its build loaded 1 of 2 modules: triton_poi_fused_add_0 (k/ck.py)")
+
+
+def test_a_long_difference_names_a_few_modules_and_counts_the_rest(tmp_path, monkeypatch):
+    kernels = {"k%d/c%d.py" % (index, index): KERNEL.replace("_0(", "_%d(" % index) for index in range(6)}
+    run = cache_with(tmp_path, monkeypatch, kernels)
+    difference = workload.module_difference([], run, shown=2)
+    assert difference.startswith("only this run loaded 6 of 6 modules: triton_poi_fused_add_0 (k0/c0.py); ")
+    assert difference.endswith(" and 4 more")
+    assert "only its build" not in difference
+
+
+def test_a_refused_capture_says_which_modules_differ(tmp_path, monkeypatch):
+    built_paths = cache_with(tmp_path, monkeypatch, {"a/ca.py": OUTPUT_CODE, "k/ck.py": KERNEL})
+    artifact = {"code_sha256": workload.code_sha256(built_paths), "code_modules": workload.module_summary(built_paths)}
+    run = cache_with(tmp_path, monkeypatch, {"a/ca.py": OUTPUT_CODE, "t/ct.py": KERNEL_TUNED})
+    monkeypatch.setattr(workload, "LOADED_CODE", list(built_paths))
+    assert workload.code_refusal(artifact, {}) == "", "the build's own code is not refused"
+    monkeypatch.setattr(workload, "LOADED_CODE", list(run))
+    refusal = workload.code_refusal(artifact, {})
+    assert refusal.startswith("ran code %s, but its build produced %s (compile caches: {}; only this run loaded 1 of 2"
+                              % (workload.code_sha256(run)[:16], artifact["code_sha256"][:16])), refusal
+    assert "only its build loaded 1 of 2 modules: triton_poi_fused_add_0 (k/ck.py))" in refusal
+    del artifact["code_modules"]
+    assert workload.code_refusal(artifact, {}).endswith("(compile caches: {})"), "an older build's artifact still refuses"

@@ -12,6 +12,9 @@ torch::aot_inductor::parse_device_str (as AOTInductorModelContainerCreateWithDev
 model) calls the wrong locale facet and faults. Built with AOTI_CXX=/usr/bin/g++ (Debian's GCC 13,
 shared libstdc++) the same packages load and match torch.compile's output. The project's answer
 is python/routetune_aoti.py (a compiler that builds loadable packages, and a check of a package).
+The speed-resnet step then ran on an H100 (2026-12-06, 12:59 UTC): the package gave torch.compile's
+output but ran at 0.749-0.794 times its time in five rotating rounds (within 2-3.4% of a
+freezing=on compile after the first round), and its first load took 52.8 s (docs/benchmarks.md).
 
   python3 docs/gpu/aoti_load_repro.py OUTDIR [STEP...]      (every step without STEP)
   AOTI_CXX=COMPILER ...                                     the compile steps build with COMPILER

@@ -72,7 +72,8 @@
 # is measured rather than cut, and records its wall time against the limit, with a process listing
 # every 15 s (NAME_MODE_LIMITs.ps.log in the phase's tar.gz). Each phase leaves two
 # files under $OUT: phaseN.txt (one line per step: what ran, its exit code, wall time against the
-# limit, outcome, evaluations, confirmed speedup, the warm processes' default checks; phase 1: the
+# limit, outcome, evaluations, confirmed speedup, the warm processes' default checks, and for a warm
+# study bench/measurement_cost.py's table of each measurement's cost and its reasons; phase 1: the
 # cost per measurement, fresh / forked / warm) and phaseN.tar.gz (made again after each step; stores,
 # JSON summaries, stderr logs, warm process logs, the bench's TSV, the reproduction's log).
 set -uo pipefail
@@ -152,6 +153,8 @@ print(f"{tag}: exit {code}, {wall} s of {limit} s (summary wall {s['time']['wall
       f"winner {w.get('route')} {w.get('speedup')} {w.get('speedup_ci95')}; default builds "
       f"{s.get('default_build_medians_s')}; warm: {checks or 'none'}; {s.get('message', '')}")
 PY
+  # Each measurement's cost against item 2's target, and the warm process's reasons.
+  [[ $mode == warm ]] && python3 bench/measurement_cost.py "$work/$run.json" "$store" 2>&1 | tee -a "$summary"
   pack
 }
 

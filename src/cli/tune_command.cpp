@@ -120,7 +120,9 @@ ArtifactManifest copy_output(const StudySummary& summary, const StudySetup& setu
 }
 
 // A warm measurement process whose default measured differently first and last (it carried
-// state from one candidate to the next, or the machine drifted): its figures are suspect.
+// state from one candidate to the next, the machine drifted, or builds ran beside its runs: a
+// warm process times with reported timing, whose measurements overlap builds, and a GPU build
+// may run on the same GPU): its figures are suspect.
 void print_warm_cautions(const StudySummary& summary, const Spec& spec) {
     for (const auto& p : summary.warm_processes) {
         if (!p.default_first_s || !p.default_last_s || *p.default_first_s <= 0) continue;
@@ -130,8 +132,9 @@ void print_warm_cautions(const StudySummary& summary, const Spec& spec) {
                   << (p.lane.empty() ? "" : " (lane " + p.lane + ")") << " the default measured "
                   << format_percent(change) << " apart first and last, more than min_gain "
                   << format_percent(spec.timing.min_gain)
-                  << ": the process carried state from run to run or the machine drifted; its search figures are "
-                     "suspect (the interleaved confirmation is not)\n";
+                  << ": the process carried state from run to run, the machine drifted, or builds ran beside its "
+                     "runs on the same device; its search figures are suspect (the interleaved confirmation, measured "
+                     "after its builds, is not)\n";
     }
 }
 

@@ -315,6 +315,8 @@ TEST_F(WarmMeasurement, AProcessWhoseDefaultDriftsIsWarnedAbout) {
     double last = s.at("warm_processes")[0].at("default_last_s").get<double>();
     EXPECT_GT(last, first * 1.02);
     EXPECT_NE(result.err.find("apart first and last, more than min_gain"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("or builds ran beside its runs on the same device"), std::string::npos)
+        << "a warm process's runs overlap builds, so the warning names them as a cause: " << result.err;
 }
 
 TEST_F(WarmMeasurement, TheProcessWritesUnderTheRunsFileSizeLimit) {

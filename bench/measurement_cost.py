@@ -9,19 +9,26 @@ come from it.
 usage: bench/measurement_cost.py SUMMARY.json STORE.sqlite [--calls N]   (N: timed calls a run, 50)"""
 import argparse
 import json
-import sqlite3
 import sys
 
 
+def target_ratio(request_s, gpu_s):
+    """request_s as a share of issue 26's target for a measurement whose timed GPU work is gpu_s:
+    twice that work plus one second (at most 1 meets it). bench/warm_measure_bench.py uses it too."""
+    return request_s / (2 * gpu_s + 1.0)
+
+
 def ratio(request_s, median_s, calls):
-    """request_s as a share of the target: 2 x calls x median_s (the timed GPU work, twice) + 1 s."""
-    return request_s / (2 * calls * median_s + 1.0)
+    """target_ratio of a request that timed calls calls of median_s each."""
+    return target_ratio(request_s, calls * median_s)
 
 
 def cost_rows(store, calls):
     """One row per measured evaluation of the store, in the order they were made: (phase, route,
     median_s, run_first_s, run_repeat_s, first ratio, repeat ratio); an evaluation with no median
     or no recorded request cost (a forked study's) is left out."""
+    import sqlite3  # here, so that warm_measure_bench's import of target_ratio needs no sqlite3
+
     connection = sqlite3.connect("file:%s?mode=ro" % store, uri=True)
     try:
         found = connection.execute(

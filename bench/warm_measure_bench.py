@@ -51,6 +51,8 @@ import subprocess
 import sys
 import time
 
+from measurement_cost import target_ratio
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WORKLOAD = os.path.join(ROOT, "examples", "inductor_common", "workload.py")
@@ -115,7 +117,7 @@ def show(row, table):
     """Prints one measurement's TSV line at once (and into TABLE), so a run cut off still tells."""
     mode, process, build, wall_s, gpu_s, first_call_s, median_ms, code = row[:8]
     loads = row[8] if len(row) > 8 else {}
-    ratio = "%.2f" % (wall_s / (2 * gpu_s + 1)) if gpu_s else ""
+    ratio = "%.2f" % target_ratio(wall_s, gpu_s) if gpu_s else ""
     text = "\t".join([mode, process, build, "%.4f" % wall_s, "%.4f" % gpu_s, "%.4f" % first_call_s, "%.4f" % median_ms,
                       code, ratio, "%.4f" % loads["code_load_s"] if "code_load_s" in loads else "",
                       str(loads.get("modules_loaded", "")), "%.4f" % loads["reset_s"] if "reset_s" in loads else "",

@@ -4,8 +4,8 @@ at most twice its timed GPU work plus one second), from a `tune --json` summary 
 store: per evaluation, its own first request in the warm process (`run_first_s`) and its later
 ones (`run_repeat_s`), the ratio request / (2 x CALLS x median + 1 s), and whether it misses;
 then the reasons the warm process gave for running a build as it did (`code_identities[].why`,
-each once). scripts/gpu-issue26.sh runs it after each study; docs/benchmarks.md's cost tables
-come from it.
+each once). scripts/gpu-issue26.sh runs it after each warm study; it gives the figures of
+docs/benchmarks.md's cost table of 2026-12-06 12:50 UTC (read from the stores by hand first).
 usage: bench/measurement_cost.py SUMMARY.json STORE.sqlite [--calls N]   (N: timed calls a run, 50)"""
 import argparse
 import json

@@ -56,6 +56,12 @@
 #                              both alternating in one process) over "" and freezing=on, on
 #                              inductor_resnet18 (under $RESNET_BENCH_S, 130 s) and inductor_bert
 #                              (under $BERT_BENCH_S, 180 s)
+#   scripts/gpu-issue26.sh 15  does a build beside a warm measurement move it (bench/beside_build_timing.py:
+#                              the default measured idle and while the default or max_autotune_gemm=on
+#                              builds from an empty cache) on $BESIDE_MODELS, NAME:TRIALS:CUT_S each
+#                              (default inductor_resnet18:2:60 inductor_mlp:2:40, each under $BESIDE_S,
+#                              200 s), then warm studies $STUDIES (default inductor_mlp:120), each
+#                              under L + $OVERRUN (10) s
 #   scripts/gpu-issue26.sh 4   the AOTInductor reproduction (docs/gpu/aoti_load_repro.py, with a
 #                              native backtrace: gdb where installed, else its segv_backtrace.c
 #                              preloaded); $AOTI_STEPS picks the steps, $AOTI_CXX the compiler the
@@ -269,9 +275,28 @@ case $phase in
     [[ -f $package ]] && note "routetune_aoti --check $(basename "$package"): $(python3 python/routetune_aoti.py --check "$package" 2>&1 | tail -1)"
   done
   rm -f "$work"/aoti/*.pt2 ;;
+15)
+  for model in ${BESIDE_MODELS:-inductor_resnet18:2:60 inductor_mlp:2:40}; do
+    IFS=: read -r name trials cut <<< "$model"
+    timeout ${BESIDE_S:-200} python3 bench/beside_build_timing.py "examples/$name" "$work/beside_$name" "$trials" "$cut" \
+        "" "-inductor:max_autotune_gemm=on" > "$work/beside_$name.log" 2>&1
+    note "beside_build_timing $name: exit $?"
+    grep -E '^(trial|\(default\)|-inductor|idle|Traceback|[A-Za-z]*Error)' "$work/beside_$name.log" | cut -c1-400 | tee -a "$summary"
+    rm -rf "$work/beside_$name/work"
+    pack
+  done
+  for name in ${STUDIES:-inductor_mlp:120}; do
+    OVERRUN=${OVERRUN:-10} study "${name%%:*}" "${name##*:}" warm
+  done
+  # What identifies each build's code (workload.code_identity), from the studies' artifacts.
+  for artifact in "$work"/*.d/work/*/artifact; do
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))
+print("artifact", {k: v for k, v in a["config"].items()}, a.get("code_identity"), len(a.get("code_modules", [])), "modules")' \
+        "$artifact" 2>&1 | cut -c1-300 | tee -a "$summary"
+  done ;;
 bench) shift; bench "$@" ;;
 study) study "$2" "$3" "$4" ;;
-*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|13|14|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-issue26.sh 1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|bench MODEL SECONDS [ROUTE...]|study NAME LIMIT warm|forked" >&2; exit 2 ;;
 esac
 pack
 ls -la "$OUT"

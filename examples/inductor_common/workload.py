@@ -16,9 +16,10 @@ the cache and the first call) and "script_s" (this script's own time, torch impo
 unless forked), so the fixed cost of a measurement can be told from its timed part.
 
 The build records in ARTIFACT the hash of the generated code a measurement loads ("code_sha256":
-every module Inductor's PyCodeCache loaded when the build compiled the model a second time, from
-its own cache folder; the first compile's set, which also holds each kernel's own module, is
-"compiled_code_sha256"), and what each of those modules defines, where it lies and its hash
+the modules Inductor's PyCodeCache loaded when the build compiled the model a second time, from
+its own cache folder, as code_identity picks them: the output code, which holds every
+Triton kernel's source, when each kernel module loaded is such a source; the first compile's set
+is "compiled_code_sha256"), and what each of those modules defines, where it lies and its hash
 ("code_modules": module_summary), so that a run refused for loading other code names the modules
 that differ (module_difference). This
 file is also a workload of routetune's warm measurement process (python/routetune_measure.py,
@@ -151,18 +152,40 @@ def record_loaded_code():
     return True
 
 
-def code_sha256(paths):
-    """One hash over the contents of the generated modules paths (order and repeats ignored)."""
-    digests = []
+def is_output_code(text):
+    """Whether a generated module's text is a compiled graph's output code (it defines call())."""
+    return re.search(r"^def call\(", text, re.MULTILINE) is not None
+
+
+def code_identity(paths):
+    """What identifies the code of the generated modules at paths: ("output code", the output code
+    modules) when every other module's source lies within one of them (Inductor writes each Triton
+    kernel's source into the output code, and whether a process also loads the kernel's own module
+    through PyCodeCache depends on how it compiled or launched the kernel, not on the code), else
+    ("every module", every module); modules once each, sorted."""
+    texts = {}
     for path in sorted(set(paths)):
+        with open(path, "rb") as handle:
+            texts[path] = handle.read().decode("utf-8", "replace")
+    outputs = [path for path, text in texts.items() if is_output_code(text)]
+    within = all(any(text.strip() in texts[output] for output in outputs)
+                 for path, text in texts.items() if path not in outputs)
+    return ("output code", outputs) if outputs and within else ("every module", sorted(texts))
+
+
+def code_sha256(paths):
+    """One hash over the generated code at paths (order and repeats ignored): over the contents of
+    the modules code_identity(paths) picks."""
+    digests = []
+    for path in code_identity(paths)[1]:
         with open(path, "rb") as handle:
             digests.append(hashlib.sha256(handle.read()).hexdigest())
     return hashlib.sha256("\n".join(digests).encode()).hexdigest()
 
 
 def module_summary(paths):
-    """Each generated module at paths, once, sorted: [what it defines (its Triton kernels' names, or
-    "output code" for the module with the compiled graph's call()), its path under
+    """Each generated module at paths, once, sorted: [what it defines ("output code" for the module
+    with the compiled graph's call(), else its Triton kernels' names, or "other"), its path under
     TORCHINDUCTOR_CACHE_DIR, the sha256 of its contents]; what a build records so that a run that
     loads other code can say which modules differ (module_difference)."""
     cache = os.path.abspath(os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""))
@@ -172,7 +195,7 @@ def module_summary(paths):
             contents = handle.read()
         text = contents.decode("utf-8", "replace")
         kernels = sorted(set(re.findall(r"^def (triton_\w+)\(", text, re.MULTILINE)))
-        defines = ", ".join(kernels) or ("output code" if re.search(r"^def call\(", text, re.MULTILINE) else "other")
+        defines = "output code" if is_output_code(text) else (", ".join(kernels) or "other")
         summary.append([defines, os.path.relpath(path, cache), hashlib.sha256(contents).hexdigest()])
     return summary
 
@@ -257,6 +280,7 @@ def build(model_dir, artifact):
                    "cache": os.environ.get("TORCHINDUCTOR_CACHE_DIR", ""),
                    "compiled_code_sha256": compiled_code,
                    "code_sha256": code_sha256(LOADED_CODE) if hooked and LOADED_CODE else "",
+                   "code_identity": code_identity(LOADED_CODE)[0] if hooked and LOADED_CODE else "",
                    "code_modules": module_summary(LOADED_CODE) if hooked else []}, handle)
 
 

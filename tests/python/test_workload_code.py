@@ -16,6 +16,14 @@ KERNEL = "@triton.jit\ndef triton_poi_fused_add_0(in_ptr0, out_ptr0, XBLOCK : tl
 KERNEL_TUNED = KERNEL.replace("pass", "x = 1")
 
 
+def output_code_with(*kernels):
+    """Output code as Inductor's Python wrapper writes it: each kernel's source in the module, handed
+    to async_compile.triton, then the graph's call()."""
+    defined = "".join("triton_%d = async_compile.triton('triton_%d', '''\n%s\n''', device_str='cuda')\n"
+                      % (index, index, kernel) for index, kernel in enumerate(kernels))
+    return "import torch\n" + defined + "\ndef call(args):\n    return args\n"
+
+
 def cache_with(folder, monkeypatch, modules):
     """Writes each NAME: TEXT of modules under folder (a cache folder, as Inductor lays one out) and
     points TORCHINDUCTOR_CACHE_DIR at it; returns the paths in modules' order."""
@@ -73,3 +81,27 @@ def test_a_refused_capture_says_which_modules_differ(tmp_path, monkeypatch):
     assert "only its build loaded 1 of 2 modules: triton_poi_fused_add_0 (k/ck.py))" in refusal
     del artifact["code_modules"]
     assert workload.code_refusal(artifact, {}).endswith("(compile caches: {})"), "an older build's artifact still refuses"
+
+
+def test_a_run_that_loaded_only_the_output_code_has_its_builds_identity(tmp_path, monkeypatch):
+    output = output_code_with(KERNEL)
+    built = cache_with(tmp_path / "build", monkeypatch, {"a/ca.py": output, "k/ck.py": KERNEL})
+    run = cache_with(tmp_path / "run", monkeypatch, {"a/ca.py": output})
+    assert workload.code_identity(built) == ("output code", [built[0]])
+    assert workload.code_sha256(run) == workload.code_sha256(built)
+    assert workload.module_summary(built)[0][0] == "output code", "output code is named so, not by its kernels"
+
+
+def test_output_code_holding_another_kernel_is_other_code(tmp_path, monkeypatch):
+    built = cache_with(tmp_path / "build", monkeypatch, {"a/ca.py": output_code_with(KERNEL), "k/ck.py": KERNEL})
+    run = cache_with(tmp_path / "run", monkeypatch, {"a/ca.py": output_code_with(KERNEL_TUNED)})
+    assert workload.code_sha256(run) != workload.code_sha256(built)
+
+
+def test_a_kernel_module_whose_source_no_output_code_holds_counts_in_the_identity(tmp_path, monkeypatch):
+    output = output_code_with(KERNEL)
+    built = cache_with(tmp_path / "build", monkeypatch, {"a/ca.py": output, "k/ck.py": KERNEL})
+    run = cache_with(tmp_path / "run", monkeypatch, {"a/ca.py": output, "k/ck.py": KERNEL, "t/ct.py": KERNEL_TUNED})
+    assert workload.code_identity(run) == ("every module", sorted(run))
+    assert workload.code_sha256(run) != workload.code_sha256(built)
+    assert workload.code_identity(run[1:]) == ("every module", sorted(run[1:])), "without output code, every module counts"

@@ -1,7 +1,8 @@
 """examples/inductor_common/workload.py's code identity without a GPU: what a build records of each
 generated module it loaded (module_summary), and how a warm run that loaded other code says which
 modules differ (module_difference, code_refusal), on module files written here as Inductor's cache
-holds them (no torch needed)."""
+holds them (no torch needed); and what a request whose compile AOTAutograd's cache bypassed says of
+it (bypass_reason)."""
 
 import sys
 from pathlib import Path
@@ -105,3 +106,12 @@ def test_a_kernel_module_whose_source_no_output_code_holds_counts_in_the_identit
     assert workload.code_identity(run) == ("every module", sorted(run))
     assert workload.code_sha256(run) != workload.code_sha256(built)
     assert workload.code_identity(run[1:]) == ("every module", sorted(run[1:])), "without output code, every module counts"
+
+
+def test_a_frozen_request_that_bypassed_aotautograds_cache_says_why_it_cost_a_trace():
+    bypassed = {"aot_autograd.autograd_cache_bypass": 1, "inductor.fxgraph_cache_hit": 1}
+    assert workload.bypass_reason(bypassed, ("freezing", True)).startswith(
+        "AOTAutograd's cache serves no frozen graph (PyTorch's check_cacheable")
+    assert workload.bypass_reason(bypassed, ("freezing", False)).startswith("AOTAutograd's cache bypassed")
+    assert workload.bypass_reason({"aot_autograd.autograd_cache_hit": 1}, ("freezing", True)) == ""
+    assert workload.bypass_reason({}, ("freezing", False)) == ""

@@ -157,8 +157,10 @@ def record_loaded_code():
 
 
 def is_output_code(text):
-    """Whether a generated module's text is a compiled graph's output code (it defines call())."""
-    return re.search(r"^def call\(", text, re.MULTILINE) is not None
+    """Whether a generated module's text is a compiled graph's output code: it defines call(), at
+    the top level or, as PyTorch 2.11's wrapper writes it, in class Runner, bound as call =
+    runner.call."""
+    return re.search(r"^(\s*def call\(|call = )", text, re.MULTILINE) is not None
 
 
 def code_identity(paths):

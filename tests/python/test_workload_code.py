@@ -18,11 +18,12 @@ KERNEL_TUNED = KERNEL.replace("pass", "x = 1")
 
 
 def output_code_with(*kernels):
-    """Output code as Inductor's Python wrapper writes it: each kernel's source in the module, handed
-    to async_compile.triton, then the graph's call()."""
+    """Output code as PyTorch 2.11's Python wrapper writes it: each kernel's source in the module,
+    handed to async_compile.triton, then the graph's call() in class Runner."""
     defined = "".join("triton_%d = async_compile.triton('triton_%d', '''\n%s\n''', device_str='cuda')\n"
                       % (index, index, kernel) for index, kernel in enumerate(kernels))
-    return "import torch\n" + defined + "\ndef call(args):\n    return args\n"
+    return ("import torch\n" + defined + "\nclass Runner:\n    def call(self, args):\n        return args\n\n"
+            "runner = Runner(partitions=[])\ncall = runner.call\n")
 
 
 def cache_with(folder, monkeypatch, modules):

@@ -11,19 +11,21 @@ bench/warm_measure_bench.py's WarmProcess) and measures the default there twice 
 then its kept compile). Then, TRIALS times, for each ROUTE (the order reversed every other
 trial): IDLE requests of the default with nothing else running, then requests of the default,
 back to back, while ROUTE builds beside them from an empty cache of its own (a new process, as
-routetune's builds are; cut at BUILD_TIMEOUT_S); IDLE requests again after the last trial. Each
+routetune's builds are; cut at BUILD_TIMEOUT_S, its process group killed); IDLE requests again after the last trial. Each
 request is the study's measurement: 50 timed calls, their median.
 
 Prints one TSV line per request (also OUTDIR/beside_build.tsv): trial, route built beside ("-"
 when idle), seconds since the first trial began, the request's wall s, its median ms, its path.
 Then, per trial and route, the median of the medians measured beside the build against the
 median of the idle ones just before and just after it (their ratio: above 1, slower beside the
-build), the build's wall and whether it was cut; per route, the median and range of that ratio
+build), the build's wall and whether it was cut, and how far apart two back-to-back requests read
+beside it (pair_spread: what a paired search figure of one request each can be off by); per route, the median and range of that ratio
 over the trials; and, as the noise to read them against, the same ratio between consecutive idle
 blocks.
 """
 
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -60,15 +62,30 @@ def beside_build(process, request, rows, trial, route, work, timeout_s, began, t
     medians, the build's wall s, whether it was cut at timeout_s)."""
     os.makedirs(work, exist_ok=True)
     build = subprocess.Popen([sys.executable, WORKLOAD, "build", request["cwd"], os.path.join(work, "artifact")],
-                             env=environment(work, route), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             env=environment(work, route), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
     started, first = time.time(), len(rows)
     while build.poll() is None and time.time() - started < timeout_s:
         measure(process, request, rows, trial, route or "(default)", began, table)
     cut = build.poll() is None
     if cut:
-        build.kill()
+        # Its process group: Inductor's compile and autotune workers with it, which would
+        # otherwise go on beside the idle requests that follow.
+        os.killpg(build.pid, signal.SIGKILL)
     build.wait()
     return [row[4] for row in rows[first:]], time.time() - started, cut
+
+
+def pair_spread(blocks):
+    """How far apart two back-to-back requests of the same build read, as a paired search figure
+    would: over each block of requests (a list of their medians), each request's median over the
+    one before it in its block; the 5th and 95th percentiles of those ratios and the share more than
+    5% from 1; None under 2 ratios."""
+    ratios = sorted(later / earlier for medians in blocks for earlier, later in zip(medians, medians[1:]))
+    if len(ratios) < 2:
+        return None
+    at = lambda share: ratios[int(round(share * (len(ratios) - 1)))]
+    return at(0.05), at(0.95), sum(abs(ratio - 1) > 0.05 for ratio in ratios) / len(ratios)
 
 
 def ratio_line(label, beside, before, after):
@@ -107,7 +124,10 @@ def main(argv):
                 beside, wall_s, cut = beside_build(process, request, rows, trial, route, work, timeout_s, began, table)
                 idle.append(idle_block(process, request, rows, trial, began, table))
                 line, ratio = ratio_line("trial %d %s" % (trial, route or "(default)"), beside, idle[-2], idle[-1])
-                summary.append("%s; build %.1f s%s" % (line, wall_s, ", cut" if cut else ""))
+                spread = pair_spread([beside])
+                pairs = ("; back-to-back ratios beside it %.4f-%.4f (5th-95th percentile), %.1f%% over 5%% from 1"
+                         % (spread[0], spread[1], 100 * spread[2])) if spread else ""
+                summary.append("%s; build %.1f s%s%s" % (line, wall_s, ", cut" if cut else "", pairs))
                 print(summary[-1], flush=True)
                 if ratio is not None:
                     results[route].append(ratio)
@@ -116,6 +136,11 @@ def main(argv):
                 summary.append("%s beside/idle: median %.4f, range %.4f-%.4f over %d trials" % (
                     route or "(default)", statistics.median(ratios), min(ratios), max(ratios), len(ratios)))
                 print(summary[-1], flush=True)
+        quiet = pair_spread(idle)
+        if quiet:
+            summary.append("back-to-back ratios idle (within each idle block): %.4f-%.4f, %.1f%% over 5%% from 1"
+                           % (quiet[0], quiet[1], 100 * quiet[2]))
+            print(summary[-1], flush=True)
         noise = [statistics.median(later) / statistics.median(earlier) for earlier, later in zip(idle, idle[1:])]
         summary.append("idle/idle (consecutive idle blocks): median %.4f, range %.4f-%.4f over %d pairs" % (
             statistics.median(noise), min(noise), max(noise), len(noise)))

@@ -57,8 +57,9 @@
 #                              inductor_resnet18 (under $RESNET_BENCH_S, 130 s) and inductor_bert
 #                              (under $BERT_BENCH_S, 180 s)
 #   scripts/gpu-issue26.sh 15  does a build beside a warm measurement move it (bench/beside_build_timing.py:
-#                              the default measured idle and while the default or max_autotune_gemm=on
-#                              builds from an empty cache) on $BESIDE_MODELS, NAME:TRIALS:CUT_S each
+#                              the default measured idle and while each of $BESIDE_ROUTES, comma-separated
+#                              (default ",-inductor:max_autotune_gemm=on": the default route and
+#                              max_autotune_gemm=on), builds from an empty cache) on $BESIDE_MODELS, NAME:TRIALS:CUT_S each
 #                              (default inductor_resnet18:2:60 inductor_mlp:2:40, each under $BESIDE_S,
 #                              200 s), then warm studies $STUDIES (default inductor_mlp:120), each
 #                              under L + $OVERRUN (10) s
@@ -276,10 +277,11 @@ case $phase in
   done
   rm -f "$work"/aoti/*.pt2 ;;
 15)
+  IFS=, read -ra routes <<< "${BESIDE_ROUTES-,-inductor:max_autotune_gemm=on}"
   for model in ${BESIDE_MODELS:-inductor_resnet18:2:60 inductor_mlp:2:40}; do
     IFS=: read -r name trials cut <<< "$model"
     timeout ${BESIDE_S:-200} python3 bench/beside_build_timing.py "examples/$name" "$work/beside_$name" "$trials" "$cut" \
-        "" "-inductor:max_autotune_gemm=on" > "$work/beside_$name.log" 2>&1
+        "${routes[@]}" > "$work/beside_$name.log" 2>&1
     note "beside_build_timing $name: exit $?"
     grep -E '^(trial|\(default\)|-inductor|idle|Traceback|[A-Za-z]*Error)' "$work/beside_$name.log" | cut -c1-400 | tee -a "$summary"
     rm -rf "$work/beside_$name/work"
